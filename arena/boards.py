@@ -1,0 +1,91 @@
+"""Board files on disk: finding them, loading them through a referee, hashing
+them, and writing generated ones with their manifest."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from generator import GeneratedBoard
+from referees.base import BadInput, Referee
+
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board file, read and checked: its path, text, extra files and hash."""
+
+    path: Path
+    text: str
+    extras: dict[str, str]
+    sha256: str
+
+    @property
+    def name(self) -> str:
+        """A short name for tables: ``group3/board2``."""
+        return f"{self.path.parent.name}/{self.path.stem}"
+
+
+def find_boards(paths: list[str]) -> list[Path]:
+    """Board files named directly or lying in the given folders (``*.in``)."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files = sorted(path.glob("*.in"), key=_natural)
+            if not files:
+                raise ArenaError(f"no board files (*.in) in folder {raw!r}")
+            found.extend(files)
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise ArenaError(f"board {raw!r} does not exist")
+    return found
+
+
+def _natural(path: Path) -> tuple:
+    """Sort board2 before board10."""
+    import re
+
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", path.name))
+
+
+def load_board(referee: Referee, path: Path) -> tuple[Board, Any]:
+    """Read and parse one board file (and the files the game keeps beside it)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        extras = {name: (path.parent / name).read_text(encoding="utf-8") for name in referee.board_files}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ArenaError(f"cannot read board {str(path)!r}: {exc}") from None
+    try:
+        state = referee.load(text, extras)
+    except BadInput as exc:
+        raise ArenaError(f"board does not parse as {referee.name}: {exc.located(str(path))}") from None
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return Board(path, text, extras, digest), state
+
+
+def write_generated(
+    folder: Path, game: str, boards: list[tuple[int, GeneratedBoard]], *, overwrite: bool = False
+) -> list[Path]:
+    """Write ``board1.in``... and ``manifest.json`` (game, parameters and seed
+    of each board) into ``folder``; refuse to replace files unless asked."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / f"board{i}.in" for i in range(1, len(boards) + 1)]
+    if not overwrite:
+        clash = [str(p) for p in paths + [folder / MANIFEST] if p.exists()]
+        if clash:
+            raise ArenaError(f"{clash[0]} exists already; pass --overwrite to replace it")
+    manifest: dict[str, Any] = {"game": game, "boards": []}
+    for path, (seed, board) in zip(paths, boards):
+        path.write_text(board.text, encoding="utf-8")
+        for name, text in board.extras.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        manifest["boards"].append({"file": path.name, "seed": seed, **board.params})
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return paths
