@@ -19,6 +19,7 @@ not parse) and stops the arena with a clear message.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -155,9 +156,14 @@ class Referee(ABC):
     def outcome(self, state: Any) -> Outcome | None:
         """The end of the game, or ``None`` while someone still has to act."""
 
+    @abstractmethod
     def move_text(self, move: Any) -> str:
-        """A move as ``game.out`` text (for logs, records and bots)."""
-        raise NotImplementedError(f"{self.name}: move_text")
+        """A move as ``game.out`` text; ``parse(state, move_text(m)) == m``."""
+
+    @abstractmethod
+    def random_move(self, state: Any, rng: random.Random) -> Any:
+        """A random legal move (one-shot games: a random legal plan) for the
+        player to move; used by random bots and the conformance test."""
 
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterable[str]:
         """Judge mode: the lines to print for the given input texts.
