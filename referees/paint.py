@@ -50,22 +50,39 @@ class PaintMove:
 
 # ---------------------------------------------------------------- board text
 def parse_board(text: str) -> PaintState:
-    """Parse a board file / ``game.in``: N, then N rows of N tokens."""
-    reader = TokenReader(text, BadInput)
-    n = reader.int("the board size N", 1)
+    """Parse a board file / ``game.in``: N alone on a line, then N rows of N
+    tokens.  Blank lines are ignored; errors name the line of the file."""
+    lines = [(number, line.split()) for number, line in enumerate(text.replace("\r", " ").split("\n"), start=1)
+             if line.strip()]
+    if not lines:
+        raise BadInput("expected the board size N, found an empty board", line=1)
+    n = _size(*lines[0])
+    rows = lines[1:n + 1]
+    if len(rows) < n:
+        after = rows[-1][0] if rows else lines[0][0]
+        raise BadInput(f"expected {n} rows of {n} tokens after N, found {len(rows)}", line=after + 1)
     cells: list[int] = []
-    lines = text.replace("\r", "").split("\n")
-    for x in range(n):
-        row = lines[x + 1].split() if x + 1 < len(lines) else []
+    for x, (number, row) in enumerate(rows):
         if len(row) != n:
             raise BadInput(f"row {x} must have {n} tokens ('#', 'B' or a positive integer), found {len(row)}",
-                           line=x + 2)
-        cells.extend(_cell(token, x + 2) for token in row)
-    extra = [line for line in lines[n + 1:] if line.strip()]
-    if extra:
-        raise BadInput(f"expected the end of the board after {n} rows, found {extra[0].strip()!r}",
-                       line=lines.index(extra[0], n + 1) + 1)
+                           line=number)
+        cells.extend(_cell(token, number) for token in row)
+    if len(lines) > n + 1:
+        number, row = lines[n + 1]
+        raise BadInput(f"expected the end of the board after {n} rows, found {' '.join(row)!r}", line=number)
     return PaintState(n, tuple(cells))
+
+
+def _size(number: int, row: list[str]) -> int:
+    if len(row) != 1 or not _positive(row[0]):
+        raise BadInput(f"expected the board size N (a positive integer) alone on its line, found {' '.join(row)!r}",
+                       line=number)
+    return int(row[0])
+
+
+def _positive(token: str) -> bool:
+    """A positive integer in plain ASCII digits (``int`` alone would take '٣' or '1_0')."""
+    return token.isascii() and token.isdigit() and int(token) >= 1
 
 
 def _cell(token: str, line: int) -> int:
@@ -73,7 +90,7 @@ def _cell(token: str, line: int) -> int:
         return EMPTY
     if token == "B":
         return PAINTED
-    if token.isdigit() and int(token) >= 1:
+    if _positive(token):
         return int(token)
     raise BadInput(f"expected '#', 'B' or a positive integer, found {token!r}", line=line)
 
@@ -104,17 +121,23 @@ def neighbours(n: int) -> tuple[tuple[int, ...], ...]:
 def free_cells(state: PaintState) -> list[bool]:
     """Whether each cell may still be painted: not painted, no painted neighbour."""
     cells, nbrs = state.cells, neighbours(state.n)
-    return [v != PAINTED and all(cells[j] != PAINTED for j in nbrs[i]) for i, v in enumerate(cells)]
+    free = [v != PAINTED for v in cells]
+    for i, v in enumerate(cells):
+        if v == PAINTED:
+            for j in nbrs[i]:
+                free[j] = False
+    return free
 
 
 def _components(state: PaintState, free: list[bool]) -> tuple[list[int], list[int]]:
     """Components of free empty cells (numbers block): a label per cell (-1
     for cells outside) and the size of each component."""
     cells, nbrs = state.cells, neighbours(state.n)
+    inside = [v == EMPTY and f for v, f in zip(cells, free)]
     label = [-1] * len(cells)
     sizes: list[int] = []
-    for start, v in enumerate(cells):
-        if v != EMPTY or not free[start] or label[start] >= 0:
+    for start in range(len(cells)):
+        if not inside[start] or label[start] >= 0:
             continue
         comp = len(sizes)
         label[start] = comp
@@ -123,7 +146,7 @@ def _components(state: PaintState, free: list[bool]) -> tuple[list[int], list[in
             i = stack.pop()
             size += 1
             for j in nbrs[i]:
-                if label[j] < 0 and cells[j] == EMPTY and free[j]:
+                if inside[j] and label[j] < 0:
                     label[j] = comp
                     stack.append(j)
         sizes.append(size)
@@ -230,8 +253,11 @@ def check_move(state: PaintState, move: PaintMove) -> None:
             raise IllegalMove("off-board", f"cell ({x}, {y}) is off the {n}x{n} board")
     indices = [x * n + y for x, y in move.cells]
     if len(set(indices)) != len(indices):
-        x, y = next(c for c in move.cells if move.cells.count(c) > 1)
-        raise IllegalMove("duplicate", f"cell ({x}, {y}) is listed twice")
+        seen: set[int] = set()
+        for (x, y), i in zip(move.cells, indices):
+            if i in seen:
+                raise IllegalMove("duplicate", f"cell ({x}, {y}) is listed twice")
+            seen.add(i)
     for (x, y), i in zip(move.cells, indices):
         if cells[i] == PAINTED:
             raise IllegalMove("painted", f"cell ({x}, {y}) is already painted")
@@ -325,7 +351,7 @@ class PaintReferee(Referee):
             state = parse_board(board_text_)
         except BadInput as exc:
             raise exc.located("BOARD") from None
-        for move in _read_moves(moves_text):
+        for move in _read_moves(moves_text):  # all read first: unreadable input prints no verdict
             if outcome(state) is not None:
                 break  # like the source judges: moves after the end are ignored
             try:
@@ -345,16 +371,17 @@ class PaintReferee(Referee):
             yield f"result: {'first' if end.winner == 0 else 'second'} wins"
 
 
-def _read_moves(text: str) -> Iterator[PaintMove]:
+def _read_moves(text: str) -> list[PaintMove]:
     """The moves of a judge file, one after another, each in game.out format."""
     reader = TokenReader(text, BadInput)
-    number = 0
-    while not reader.at_end():
-        number += 1
-        try:
+    moves: list[PaintMove] = []
+    try:
+        while not reader.at_end():
+            number = len(moves) + 1
             k = reader.int(f"the cell count k of move {number}", 0)
             cells = tuple((reader.int(f"row x of move {number}"), reader.int(f"column y of move {number}"))
                           for _ in range(k))
-        except BadInput as exc:
-            raise exc.located("MOVES") from None
-        yield PaintMove(cells)
+            moves.append(PaintMove(cells))
+    except BadInput as exc:
+        raise exc.located("MOVES") from None
+    return moves
