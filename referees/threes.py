@@ -1,0 +1,393 @@
+"""Threes with magnets (RULES.md §4; source 000, "名为 Threes的游戏").
+
+An N×M grid of empty cells, obstacles ``@``, magnets ``^ v < >`` and movable
+symbols ``A``, ``B`` and numbers.  A move (``W`` up, ``A`` left, ``S`` down,
+``D`` right) slides every movable symbol, nearest to the edge first, merging
+``A``+``B`` into ``0`` and ``n``+``n`` into ``n+1`` and sliding on after a
+merge.  A magnet pins, for moves in the direction it points, the contiguous
+run of symbols next to it on that side; otherwise it is an obstacle.  After
+the move one symbol is inserted on the far edge, at the first empty cell from
+a quadratic pointer (with wrap-around); a full edge ends the game.  The value
+of a position is the sum of 3^(n+1) over the numbers n, minus one per ``A``.
+
+One-shot and single-player: ``game.out`` is one line of ``WASD``, played
+until it ends or the game ends.  Cells are kept row-major in flat tuples
+(index ``r * m + c``), as small integers (see ``EMPTY`` ... ``LETTER_B``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+
+from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader
+
+# Cell codes: numbers are themselves (0, 1, 2, ...); everything else is negative.
+EMPTY, OBSTACLE = -1, -2
+LETTER_A, LETTER_B = -10, -11
+#: magnet symbol -> the move (direction) in which it pins its run
+MAGNETS = {"^": "W", "v": "S", "<": "A", ">": "D"}
+MAGNET_CODES = {"^": -3, "v": -4, "<": -5, ">": -6}
+_CODE = {".": EMPTY, "@": OBSTACLE, "A": LETTER_A, "B": LETTER_B, **MAGNET_CODES}
+_SYMBOL = {code: symbol for symbol, code in _CODE.items()}
+#: move -> (row step, column step)
+STEPS = {"W": (-1, 0), "A": (0, -1), "S": (1, 0), "D": (0, 1)}
+MOVES = "WASD"
+SEQUENCE_SYMBOLS = frozenset("AB0123456789")
+
+
+def code_of(ch: str) -> int:
+    """The cell code of a board or sequence character."""
+    return int(ch) if ch.isdigit() else _CODE[ch]
+
+
+def movable(code: int) -> bool:
+    """Letters and numbers move; empty cells, obstacles and magnets do not."""
+    return code >= 0 or code <= LETTER_A
+
+
+def merged(a: int, b: int) -> int | None:
+    """The symbol two symbols merge into (A+B -> 0, n+n -> n+1), or None."""
+    if a == b and a >= 0:
+        return a + 1
+    if {a, b} == {LETTER_A, LETTER_B}:
+        return 0
+    return None
+
+
+def value(code: int) -> int:
+    """A cell's value: 3^(n+1) for a number n, -1 for A, 0 otherwise."""
+    if code >= 0:
+        return 3 ** (code + 1)
+    return -1 if code == LETTER_A else 0
+
+
+# ---------------------------------------------------------------- values
+@dataclass(frozen=True)
+class Rules:
+    """The fixed part of a board: size, insertion sequences and pointer
+    coefficients (``ax, bx, cx`` for the row pointer X of horizontal moves,
+    ``ay, by, cy`` for the column pointer Y of vertical moves)."""
+
+    n: int
+    m: int
+    s1: str
+    s2: str
+    ax: int
+    bx: int
+    cx: int
+    ay: int
+    by: int
+    cy: int
+
+
+@dataclass(frozen=True)
+class ThreesState:
+    """A position: cells, the two pointers, how many horizontal and vertical
+    moves were made, and how the game stands (``over``: an edge was full;
+    ``played``: the plan has been applied, so the game is finished)."""
+
+    rules: Rules
+    cells: tuple[int, ...]
+    x: int
+    y: int
+    horizontal: int = 0
+    vertical: int = 0
+    moves: int = 0
+    over: bool = False
+    played: bool = False
+
+
+@dataclass(frozen=True)
+class ThreesPlan:
+    """A bot's ``game.out``: the moves, a string over ``WASD``."""
+
+    moves: str
+
+    def to_text(self) -> str:
+        return self.moves + "\n"
+
+
+# ---------------------------------------------------------------- board text
+def parse_board(text: str) -> ThreesState:
+    """Parse a board file / ``game.in`` (the source's ``threes.in``)."""
+    reader = TokenReader(text, BadInput)
+    n = reader.int("the number of rows N", 1)
+    m = reader.int("the number of columns M", 1)
+    cells: list[int] = []
+    for r in range(n):
+        cells.extend(_row(reader, r, m))
+    count = reader.int("the number of sequences R (1 or 2)", 1, 2)
+    s1 = _sequence(reader, "the insertion sequence S1" if count == 2 else "the insertion sequence S1 = S2")
+    s2 = _sequence(reader, "the insertion sequence S2") if count == 2 else s1
+    x0, ax, bx, cx = (reader.int(what) for what in ("X0", "Ax", "Bx", "Cx"))
+    y0, ay, by, cy = (reader.int(what) for what in ("Y0", "Ay", "By", "Cy"))
+    reader.end("the end of the board after the Y coefficients")
+    rules = Rules(n, m, s1, s2, ax, bx, cx, ay, by, cy)
+    return ThreesState(rules, tuple(cells), x0, y0)
+
+
+def _row(reader: TokenReader, r: int, m: int) -> list[int]:
+    line = reader.line
+    row = reader.word(f"row {r} of the grid")
+    if len(row) != m:
+        raise reader.fail(f"row {r} must have {m} symbols without spaces, found {row!r}", line)
+    bad = [ch for ch in row if ch not in _CODE and not ch.isdigit()]
+    if bad:
+        raise reader.fail(f"unknown symbol {bad[0]!r} in row {r} {row!r}; expected one of . @ ^ v < > A B 0-9",
+                          line)
+    return [code_of(ch) for ch in row]
+
+
+def _sequence(reader: TokenReader, what: str) -> str:
+    line = reader.line
+    seq = reader.word(what)
+    if not set(seq) <= SEQUENCE_SYMBOLS:
+        raise reader.fail(f"{what} must consist of A, B and digits, found {seq!r}", line)
+    return seq
+
+
+def board_text(state: ThreesState) -> str:
+    """The position in board-file / ``game.in`` format (numbers above 9,
+    which only merges make, have no symbol in this format)."""
+    rules = state.rules
+    if any(code > 9 for code in state.cells):
+        raise ValueError("a number above 9 cannot be written in the threes.in format")
+    rows = ["".join(symbol(code) for code in state.cells[r * rules.m:(r + 1) * rules.m]) for r in range(rules.n)]
+    sequences = ["1", rules.s1] if rules.s1 == rules.s2 else ["2", rules.s1, rules.s2]
+    return "\n".join([
+        f"{rules.n} {rules.m}", *rows, *sequences,
+        f"{state.x} {rules.ax} {rules.bx} {rules.cx}",
+        f"{state.y} {rules.ay} {rules.by} {rules.cy}",
+    ]) + "\n"
+
+
+def symbol(code: int) -> str:
+    """The character of a cell code (numbers above 9 as their decimal text)."""
+    return str(code) if code >= 0 else _SYMBOL[code]
+
+
+def grid_lines(state: ThreesState) -> list[str]:
+    """The grid as rows of space-separated symbols, for messages and tests."""
+    m = state.rules.m
+    return [" ".join(symbol(c) for c in state.cells[r:r + m]) for r in range(0, len(state.cells), m)]
+
+
+def parse_plan(text: str) -> ThreesPlan:
+    """Parse ``game.out``: one line of ``W``, ``A``, ``S``, ``D`` (possibly
+    empty: stopping at once is allowed)."""
+    reader = TokenReader(text, BadOutput)
+    if reader.at_end():
+        return ThreesPlan("")
+    line = reader.line
+    moves = reader.word("a line of moves")
+    bad = next((i for i, ch in enumerate(moves) if ch not in MOVES), None)
+    if bad is not None:
+        raise BadOutput(f"move {bad + 1} is {moves[bad]!r}; expected one of W (up), A (left), S (down), D (right)"
+                        f" in upper case", line=line)
+    reader.end("the end of the output after the line of moves")
+    return ThreesPlan(moves)
+
+
+# ---------------------------------------------------------------- geometry
+@cache
+def lines(n: int, m: int, move: str) -> tuple[tuple[int, ...], ...]:
+    """The rows or columns a move slides, each ordered from the edge the
+    symbols move towards (the order in which they are processed)."""
+    if move in "WS":
+        result = [tuple(r * m + c for r in range(n)) for c in range(m)]
+    else:
+        result = [tuple(r * m + c for c in range(m)) for r in range(n)]
+    return tuple(line[::-1] if move in "SD" else line for line in result)
+
+
+@cache
+def insertion_edge(n: int, m: int, move: str) -> tuple[int, ...]:
+    """The far edge after a move, indexed by the pointer (row number for
+    horizontal moves, column number for vertical ones)."""
+    return {
+        "A": tuple(r * m + m - 1 for r in range(n)),
+        "D": tuple(r * m for r in range(n)),
+        "W": tuple((n - 1) * m + c for c in range(m)),
+        "S": tuple(c for c in range(m)),
+    }[move]
+
+
+def pinned(cells: list[int] | tuple[int, ...], n: int, m: int, move: str) -> set[int]:
+    """The cells that magnets pointing in ``move``'s direction hold in place:
+    for each, the contiguous run of movable symbols next to it on its side."""
+    dr, dc = STEPS[move]
+    code = next(MAGNET_CODES[s] for s, d in MAGNETS.items() if d == move)
+    held: set[int] = set()
+    for i, v in enumerate(cells):
+        if v != code:
+            continue
+        r, c = divmod(i, m)
+        r, c = r + dr, c + dc
+        while 0 <= r < n and 0 <= c < m and movable(cells[r * m + c]):
+            held.add(r * m + c)
+            r, c = r + dr, c + dc
+    return held
+
+
+# ---------------------------------------------------------------- simulation
+class Game:
+    """A mutable position for fast simulation (the referee, the judge and
+    the bots share it); ``ThreesState`` is its frozen twin."""
+
+    __slots__ = ("rules", "cells", "x", "y", "horizontal", "vertical", "moves", "over")
+
+    def __init__(self, state: ThreesState):
+        self.rules = state.rules
+        self.cells = list(state.cells)
+        self.x, self.y = state.x, state.y
+        self.horizontal, self.vertical = state.horizontal, state.vertical
+        self.moves, self.over = state.moves, state.over
+
+    def copy(self) -> Game:
+        twin = Game.__new__(Game)
+        twin.rules, twin.cells = self.rules, self.cells[:]
+        twin.x, twin.y, twin.horizontal, twin.vertical = self.x, self.y, self.horizontal, self.vertical
+        twin.moves, twin.over = self.moves, self.over
+        return twin
+
+    def freeze(self, played: bool = False) -> ThreesState:
+        return ThreesState(self.rules, tuple(self.cells), self.x, self.y, self.horizontal, self.vertical,
+                           self.moves, self.over, played)
+
+    def value(self) -> int:
+        return sum(value(code) for code in self.cells)
+
+    def key(self) -> tuple:
+        """What decides the future of this position (for de-duplication)."""
+        rules = self.rules
+        return (tuple(self.cells), self.x % rules.n, self.y % rules.m,
+                self.horizontal % len(rules.s2), self.vertical % len(rules.s1), self.over)
+
+    def play(self, move: str) -> None:
+        """One move: slide, then insert (or end the game: the edge is full)."""
+        self.moves += 1
+        self.slide(move)
+        self.insert(move)
+
+    def slide(self, move: str) -> None:
+        """Slide every movable symbol in ``move``'s direction, merging."""
+        rules, cells = self.rules, self.cells
+        held = pinned(cells, rules.n, rules.m, move)
+        for line in lines(rules.n, rules.m, move):
+            for k in range(1, len(line)):
+                v = cells[line[k]]
+                if not movable(v) or line[k] in held:
+                    continue
+                pos = k
+                while pos > 0:
+                    target = cells[line[pos - 1]]
+                    if target != EMPTY:
+                        joined = merged(v, target) if movable(target) else None
+                        if joined is None:
+                            break
+                        v = joined
+                    cells[line[pos]] = EMPTY
+                    pos -= 1
+                    cells[line[pos]] = v
+
+    def insert(self, move: str) -> None:
+        """Insert the next symbol on the far edge, from the pointer on, with
+        wrap-around; no empty cell there ends the game."""
+        rules, cells = self.rules, self.cells
+        edge = insertion_edge(rules.n, rules.m, move)
+        horizontal = move in "AD"
+        if horizontal:
+            self.horizontal += 1
+            start, seq, count = self.x, rules.s2, self.horizontal
+        else:
+            self.vertical += 1
+            start, seq, count = self.y, rules.s1, self.vertical
+        size = len(edge)
+        spot = next((edge[(start + k) % size] for k in range(size) if cells[edge[(start + k) % size]] == EMPTY),
+                    None)
+        if spot is None:
+            self.over = True
+            return
+        cells[spot] = code_of(seq[(count - 1) % len(seq)])
+        if horizontal:
+            self.x = (rules.ax * start * start + rules.bx * start + rules.cx) % rules.n
+        else:
+            self.y = (rules.ay * start * start + rules.by * start + rules.cy) % rules.m
+
+
+def play_plan(state: ThreesState, moves: str) -> ThreesState:
+    """The finished position after a plan: its moves in order, stopping
+    early when the game ends (later moves are ignored)."""
+    game = Game(state)
+    for move in moves:
+        if game.over:
+            break
+        game.play(move)
+    return game.freeze(played=True)
+
+
+def score(state: ThreesState) -> int:
+    """The value of a position: the sum of its cells' values."""
+    return sum(value(code) for code in state.cells)
+
+
+def outcome(state: ThreesState) -> Outcome | None:
+    """None before the plan; afterwards the score and why the game ended."""
+    if not state.played:
+        return None
+    if state.over:
+        return Outcome.scored(score(state), f"game over at move {state.moves}: no empty cell on the insertion edge")
+    return Outcome.scored(score(state), f"the plan ended after {state.moves} move{'s' * (state.moves != 1)}")
+
+
+# ---------------------------------------------------------------- referee
+class ThreesReferee(Referee):
+    name = "threes"
+    players = 1
+    protocol = "one-shot"
+    cpu_limit = 10.0
+    judge_inputs = ("BOARD", "OUTPUT")
+    judge_help = "BOARD OUTPUT: play the line of WASD moves in OUTPUT on BOARD (threes.in format); print the score."
+
+    def load(self, text: str, extras: Mapping[str, str] | None = None) -> ThreesState:
+        return parse_board(text)
+
+    def to_move(self, state: ThreesState) -> int:
+        return 0
+
+    def render(self, state: ThreesState, seat: int) -> dict[str, str]:
+        return {"game.in": board_text(state)}
+
+    def parse(self, state: ThreesState, text: str) -> ThreesPlan:
+        return parse_plan(text)
+
+    def check(self, state: ThreesState, move: ThreesPlan) -> None:
+        if state.played:
+            raise IllegalMove("game-over", "the plan has been played already; the game is over")
+
+    def apply(self, state: ThreesState, move: ThreesPlan) -> ThreesState:
+        return play_plan(state, move.moves)
+
+    def outcome(self, state: ThreesState) -> Outcome | None:
+        return outcome(state)
+
+    def move_text(self, move: ThreesPlan) -> str:
+        return move.to_text()
+
+    def random_move(self, state: ThreesState, rng: random.Random) -> ThreesPlan:
+        return ThreesPlan("".join(rng.choice(MOVES) for _ in range(rng.randint(0, 60))))
+
+    def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
+        board, output = texts
+        try:
+            state = parse_board(board)
+        except BadInput as exc:
+            raise exc.located("BOARD") from None
+        try:
+            plan = parse_plan(output)
+        except BadOutput as exc:
+            raise BadInput(exc.message, line=exc.line, where="OUTPUT") from None
+        yield str(score(play_plan(state, plan.moves)))
