@@ -200,25 +200,27 @@ class Game:
         return points
 
     # ------------------------------------------------------------ specials
-    def _reach(self, i: int, done: set[tuple[int, int]]) -> Iterator[int]:
+    def _reach(self, i: int, done: set[tuple[int, int]]) -> list[int]:
         """The cells the special piece at i removes.  ``done`` remembers
         whole rows, columns and colours already swept this round."""
         n, m, kind = self.n, self.m, self.kinds[i]
         x, y = divmod(i, m)
+        cells: list[int] = []
         if kind in (ROW, CROSS) and (ROW, x) not in done:
             done.add((ROW, x))
-            yield from range(x * m, x * m + m)
+            cells.extend(range(x * m, x * m + m))
         if kind in (COLUMN, CROSS) and (COLUMN, y) not in done:
             done.add((COLUMN, y))
-            yield from range(y, n * m, m)
+            cells.extend(range(y, n * m, m))
         if kind in (SQUARE3, SQUARE5):
             r = 1 if kind == SQUARE3 else 2
             for a in range(max(0, x - r), min(n, x + r + 1)):
-                yield from range(a * m + max(0, y - r), a * m + min(m, y + r + 1))
+                cells.extend(range(a * m + max(0, y - r), a * m + min(m, y + r + 1)))
         if kind == SAME_COLOUR and (SAME_COLOUR, self.colours[i]) not in done:
             c = self.colours[i]
             done.add((SAME_COLOUR, c))
-            yield from (j for j, v in enumerate(self.colours) if v == c)
+            cells += [j for j, v in enumerate(self.colours) if v == c]
+        return cells
 
     def removed_with_specials(self, run_cells: set[int]) -> set[int]:
         """The run cells plus everything their special pieces remove, each
@@ -228,30 +230,29 @@ class Game:
         queue = [i for i in run_cells if kinds[i]]
         done: set[tuple[int, int]] = set()
         while queue:
-            for j in self._reach(queue.pop(), done):
-                if col[j] and j not in removed:
-                    removed.add(j)
-                    if kinds[j]:
-                        queue.append(j)
+            fresh = {j for j in self._reach(queue.pop(), done) if col[j]} - removed
+            removed |= fresh
+            queue.extend(j for j in fresh if kinds[j])
         return removed
 
     # ------------------------------------------------------------ gravity
     def fall(self, removed: set[int]) -> list[int]:
         """Empty the removed cells and let pieces fall; the cells that received
         a piece (the only places a new run can pass through)."""
-        col, kinds, n, m = self.colours, self.kinds, self.n, self.m
+        col, kinds, m = self.colours, self.kinds, self.m
+        lowest: dict[int, int] = {}  # column -> its lowest removed cell
         for i in removed:
-            col[i] = 0
-            kinds[i] = 0
+            col[i] = kinds[i] = 0
+            y = i % m
+            if i > lowest.get(y, -1):
+                lowest[y] = i
         moved: list[int] = []
-        for y in {i % m for i in removed}:
-            write = (n - 1) * m + y
-            for read in range(write, -1, -m):
+        for write in lowest.values():
+            for read in range(write - m, -1, -m):
                 if col[read]:
-                    if read != write:
-                        col[write], kinds[write] = col[read], kinds[read]
-                        col[read] = kinds[read] = 0
-                        moved.append(write)
+                    col[write], kinds[write] = col[read], kinds[read]
+                    col[read] = kinds[read] = 0
+                    moved.append(write)
                     write -= m
         return moved
 
@@ -293,7 +294,7 @@ class Game:
                 main = tuple(sorted({self.colours[i] for i in runs}))
             combo += self.combo(runs)
             removed = self.removed_with_specials(runs)
-            removal += rounds * sum(self.colours[i] for i in removed)
+            removal += rounds * sum(map(self.colours.__getitem__, removed))
             changed = self.fall(removed)
         return Turn(removal, 80 * (rounds - 1) ** 2, combo, rounds, main)
 

@@ -134,6 +134,12 @@ def legal_drops(state: TicTacToe3DState) -> list[Drop]:
     return [Drop(x, y) for x in range(1, n + 1) for y in range(1, n + 1) if state.height(x, y) < n]
 
 
+def winning_drops(state: TicTacToe3DState, colour: int) -> list[Drop]:
+    """The legal drops that would give ``colour`` a line at once."""
+    return [d for d in legal_drops(state)
+            if line_through(state, d.x, d.y, state.height(d.x, d.y) + 1, colour) is not None]
+
+
 def outcome(state: TicTacToe3DState) -> Outcome | None:
     """A line wins for the colour that made it; a full board draws."""
     if state.line is not None:
