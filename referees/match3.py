@@ -133,6 +133,11 @@ class Game:
             return (x - 1) * self.m + (y - 1)
         return None
 
+    def swap_of(self, a: int, b: int) -> Swap:
+        """The 1-based ``Swap`` of flat indices a and b."""
+        (x1, y1), (x2, y2) = divmod(a, self.m), divmod(b, self.m)
+        return Swap(x1 + 1, y1 + 1, x2 + 1, y2 + 1)
+
     def cleared(self) -> bool:
         return not any(self.colours)
 
@@ -262,16 +267,17 @@ class Game:
         adjacent, both pieces present, and a run forms (board unchanged)."""
         if not self._adjacent(a, b) or not self.colours[a] or not self.colours[b]:
             return False
-        self._exchange(a, b)
+        self.exchange(a, b)
         valid = self.in_run(a) or self.in_run(b)
-        self._exchange(a, b)
+        self.exchange(a, b)
         return valid
 
     def _adjacent(self, a: int, b: int) -> bool:
         lo, hi = min(a, b), max(a, b)
         return hi - lo == self.m or (hi - lo == 1 and hi % self.m != 0)
 
-    def _exchange(self, a: int, b: int) -> None:
+    def exchange(self, a: int, b: int) -> None:
+        """Exchange the pieces at a and b (no rule checked: see ``play``)."""
         col, kinds = self.colours, self.kinds
         col[a], col[b] = col[b], col[a]
         kinds[a], kinds[b] = kinds[b], kinds[a]
@@ -281,7 +287,7 @@ class Game:
         the rounds it sets off, played to the end."""
         if not self.swap_is_valid(a, b):
             return None
-        self._exchange(a, b)
+        self.exchange(a, b)
         changed: Sequence[int] = (a, b)
         rounds = removal = combo = 0
         main: tuple[int, ...] = ()
@@ -297,6 +303,15 @@ class Game:
             removal += rounds * sum(map(self.colours.__getitem__, removed))
             changed = self.fall(removed)
         return Turn(removal, 80 * (rounds - 1) ** 2, combo, rounds, main)
+
+    def first_round(self, a: int, b: int) -> int:
+        """The removal and combo points of a valid swap's first round alone
+        (no fall, no later rounds): a cheap estimate for bots."""
+        self.exchange(a, b)
+        runs = self.runs_through((a, b))
+        points = sum(map(self.colours.__getitem__, self.removed_with_specials(runs))) + self.combo(runs)
+        self.exchange(a, b)
+        return points
 
     def adjacent_pairs(self) -> Iterator[tuple[int, int]]:
         """Every pair of horizontally or vertically adjacent cells."""
