@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from referees.paint import (
+    PaintReferee,
     PaintState,
     apply_move,
     board_text,
@@ -29,7 +30,6 @@ from referees.paint import (
     parse_board,
     parse_move,
 )
-from referees.paint import PaintReferee
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards" / "group3"
 REPEAT = 3  # each position is timed this many times; the fastest counts (less scheduler noise)

@@ -57,8 +57,10 @@ class PaintParams:
         checks = (
             (self.n >= 1, f"the board size N must be at least 1, got {self.n}"),
             (self.centers >= 1, f"the number of centers S must be at least 1, got {self.centers}"),
-            (self.lo >= 1, f"the smallest number A must be at least 1 (a 0 can never be painted), got {self.lo}"),
-            (self.lo <= self.hi, f"the smallest number A must not exceed the largest B, got A={self.lo} > B={self.hi}"),
+            (self.lo >= 1, f"the smallest number A must be at least 1 (a 0 can never be painted), "
+                           f"got {self.lo}"),
+            (self.lo <= self.hi, f"the smallest number A must not exceed the largest B, "
+                                 f"got A={self.lo} > B={self.hi}"),
         )
         for ok, message in checks:
             if not ok:
@@ -110,7 +112,8 @@ def generate_board(n: int, centers: int, lo: int, hi: int, seed: int) -> PaintSt
 # ---------------------------------------------------------------- the command
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--group`` or the four explicit parameters."""
-    board = parser.add_argument_group("board parameters: --group G, or all four of --size, --centers, --min, --max")
+    board = parser.add_argument_group(
+        "board parameters: --group G, or all four of --size, --centers, --min, --max")
     board.add_argument("--group", type=int, choices=sorted(GROUPS), metavar="G",
                        help="one of the source's groups: "
                        + "; ".join(f"{g}: N={n}, S={s}, numbers in [{a}, {b}]"

@@ -52,8 +52,8 @@ class PaintMove:
 def parse_board(text: str) -> PaintState:
     """Parse a board file / ``game.in``: N alone on a line, then N rows of N
     tokens.  Blank lines are ignored; errors name the line of the file."""
-    lines = [(number, line.split()) for number, line in enumerate(text.replace("\r", " ").split("\n"), start=1)
-             if line.strip()]
+    numbered = enumerate(text.replace("\r", " ").split("\n"), start=1)
+    lines = [(number, line.split()) for number, line in numbered if line.strip()]
     if not lines:
         raise BadInput("expected the board size N, found an empty board", line=1)
     n = _size(*lines[0])
@@ -75,8 +75,8 @@ def parse_board(text: str) -> PaintState:
 
 def _size(number: int, row: list[str]) -> int:
     if len(row) != 1 or not _positive(row[0]):
-        raise BadInput(f"expected the board size N (a positive integer) alone on its line, found {' '.join(row)!r}",
-                       line=number)
+        raise BadInput("expected the board size N (a positive integer) alone on its line, "
+                       f"found {' '.join(row)!r}", line=number)
     return int(row[0])
 
 

@@ -145,7 +145,8 @@ def test_draw_when_no_number_is_left():
     state = play("2\n1 #\n# #\n", "1\n0 0\n")
     end = outcome(state)
     assert end is not None and end.winner is None and end.points(0) == end.points(1) == 1.5
-    assert outcome(parse_board("2\n# B\n# #\n")).winner is None and outcome(parse_board("2\n# B\n# #\n")) is not None
+    end = outcome(parse_board("2\n# B\n# #\n"))
+    assert end is not None and end.winner is None
 
 
 def test_draw_beats_no_legal_move():
@@ -165,7 +166,8 @@ def test_player_without_a_legal_move_loses():
 # ---------------------------------------------------------------- brute force
 def sides(i: int, n: int) -> list[int]:
     x, y = divmod(i, n)
-    return [a * n + b for a, b in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)) if 0 <= a < n and 0 <= b < n]
+    around = ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
+    return [a * n + b for a, b in around if 0 <= a < n and 0 <= b < n]
 
 
 def brute_legal(state: PaintState, chosen: frozenset[int]) -> bool:
