@@ -51,6 +51,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     wanted = referee.judge_inputs
     if not wanted:
         raise ArenaError(f"game {args.game!r} has no judge mode")
+
     files = list(args.files)
     if len(wanted) == 1 and not files:
         files = ["-"]
@@ -102,14 +103,11 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
     )
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True)
     for name in generator.names():
-        try:
-            module = generator.get(name)
-        except ImportError:
-            continue  # a game whose generator is not written yet
+        module = generator.get(name)
         gp = games.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(gp)
         gp.add_argument("--seed", type=int, required=True, help="seed of the first board")
-        gp.add_argument("--count", type=int, default=1, help="how many boards (seeds SEED, SEED+1, ...)")
+        gp.add_argument("--count", type=_count, default=1, help="how many boards (seeds SEED, SEED+1, ...)")
         gp.add_argument(
             "--out", metavar="DIR",
             help="write board1.in ... boardK.in and manifest.json into DIR "
@@ -117,6 +115,25 @@ def add_generate(sub: argparse._SubParsersAction) -> None:
         )
         gp.add_argument("--overwrite", action="store_true", help="replace boards already in DIR")
         gp.set_defaults(func=cmd_generate, generator=module)
+
+
+class JudgeParser(argparse.ArgumentParser):
+    """Lists each game's judge inputs in --help, importing the referees only then."""
+
+    def format_help(self) -> str:
+        lines = []
+        for name in referees.names():
+            referee = referees.get(name)
+            if referee.judge_inputs:
+                lines.append(f"  arena judge {name} {referee.judge_help}")
+        return super().format_help() + "\njudge modes:\n" + "\n".join(lines) + "\n"
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
+    return value
 
 
 # ---------------------------------------------------------------- parser
@@ -135,29 +152,19 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_show(sub)
     add_generate(sub)
 
+    sub._parser_class, default_class = JudgeParser, sub._parser_class  # argparse has no public hook
     judge = sub.add_parser(
         "judge",
         help="replay or score a game from files, like the original problem's judge",
-        description="Judge mode: read a game's inputs and print the verdict. "
-        + " ".join(f"{n}: {referees.get(n).judge_help}" for n in _judged_games()),
+        description="Judge mode: read a game's inputs and print the verdict, like the original problem's judge.",
     )
-    judge.add_argument("game", metavar="GAME", choices=_judged_games(), help="one of: " + ", ".join(_judged_games()))
+    sub._parser_class = default_class
+    judge.add_argument("game", metavar="GAME", choices=referees.names(), help="one of: " + ", ".join(referees.names()))
     judge.add_argument("files", nargs="*", metavar="FILE", help="the game's inputs ('-' or none: standard input)")
     judge.set_defaults(func=cmd_judge)
 
     commands.add_solve(sub)
     return parser
-
-
-def _judged_games() -> list[str]:
-    found = []
-    for name in referees.names():
-        try:
-            if referees.get(name).judge_inputs:
-                found.append(name)
-        except ImportError:
-            continue
-    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:

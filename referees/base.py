@@ -20,10 +20,14 @@ not parse) and stops the arena with a clear message.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 class BadInput(Exception):
@@ -218,10 +222,9 @@ class TokenReader:
         """The next token as an integer in [lo, hi]."""
         line = self.line
         token = self.word(what)
-        try:
-            value = int(token)
-        except ValueError:
-            raise self.fail(f"expected {what} (an integer), found {token!r}", line) from None
+        if not _INTEGER.fullmatch(token):  # int() alone would take '1_0' or non-ASCII digits
+            raise self.fail(f"expected {what} (an integer), found {token!r}", line)
+        value = int(token)
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             bounds = f"from {lo} to {hi}" if lo is not None and hi is not None else (
                 f"at least {lo}" if lo is not None else f"at most {hi}")
