@@ -18,8 +18,17 @@ from arena.cli import main as arena_main
 from generator import BadParameters
 from generator import match3 as gen
 from referees.base import BadInput, BadOutput, IllegalMove, TokenReader
-from referees.match3 import (Game, Match3Referee, Plan, Swap, best_hand, board_text, hand_bonus, parse_board,
-                             play_swaps)
+from referees.match3 import (
+    Game,
+    Match3Referee,
+    Plan,
+    Swap,
+    best_hand,
+    board_text,
+    hand_bonus,
+    parse_board,
+    play_swaps,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "match3-official"

@@ -18,8 +18,19 @@ from arena.cli import main as arena_main
 from generator import BadParameters
 from generator import tictactoe3d as gen
 from referees.base import BadInput, BadOutput, IllegalMove
-from referees.tictactoe3d import (BLACK, DIRECTIONS, WHITE, Drop, TicTacToe3DReferee, TicTacToe3DState,
-                                  judge_cases, line_through, parse_game_in, windows, winning_drops)
+from referees.tictactoe3d import (
+    BLACK,
+    DIRECTIONS,
+    WHITE,
+    Drop,
+    TicTacToe3DReferee,
+    TicTacToe3DState,
+    judge_cases,
+    line_through,
+    parse_game_in,
+    windows,
+    winning_drops,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ROOT / "bots" / "tictactoe3d"
@@ -310,7 +321,7 @@ def run_bot(bot: Path, folder: Path, state: TicTacToe3DState) -> tuple[Drop, flo
 def test_bots_play_legal_moves_as_processes(bot, tmp_path):
     for board in ("board1.in", "board8.in"):
         state = REF.load((ROOT / "boards" / "tictactoe3d" / board).read_text())
-        move, cpu = run_bot(BOTS / bot, tmp_path, state)
+        _, cpu = run_bot(BOTS / bot, tmp_path, state)
         assert cpu < 0.7, f"{bot} used {cpu:.2f} s of CPU on {board}"
 
 

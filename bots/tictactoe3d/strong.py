@@ -20,8 +20,16 @@ if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpat
 import time
 from pathlib import Path
 
-from referees.tictactoe3d import (BLACK, WHITE, Drop, TicTacToe3DState, legal_drops, parse_game_in,
-                                  windows, winning_drops)
+from referees.tictactoe3d import (
+    BLACK,
+    WHITE,
+    Drop,
+    TicTacToe3DState,
+    legal_drops,
+    parse_game_in,
+    windows,
+    winning_drops,
+)
 
 BUDGET = 0.2
 MAX_DEPTH = 6
