@@ -1,0 +1,650 @@
+"""Run one bot invocation: its folder, its files, its limits, its verdict.
+
+How one move is run (Linux only: /proc, prctl, pidfd):
+
+* ``game.in`` and the other files are written into the bot's folder and a
+  stale ``game.out`` is removed; then the bot starts there with an empty
+  stdin, in its own session (so its pid is also its process group and session
+  id), with rlimits: CPU (a backstop a little above the limit), data segment
+  (the memory limit, per process), file size, no core dumps.  The rlimits are
+  set with ``prlimit`` as soon as ``exec`` has succeeded, while the dynamic
+  loader of the new program is still at work: a ``preexec_fn`` would set them
+  before ``exec``, but it forces ``fork`` instead of ``vfork`` and costs about
+  1.4 ms a move, twice a trivial bot's whole run.  ``Limits(strict=True)``
+  chooses that; the samples below back up the limits either way.
+* The arena process makes itself a *child subreaper*, so a grandchild that
+  daemonises (double fork + ``setsid``) is re-parented to the arena instead of
+  to init: every process the bot starts stays a descendant of the arena,
+  where it can be measured, killed and reaped.
+* The arena waits in ``poll()`` on the bot's stdout, stderr and a pidfd: the
+  pipes are drained as data comes (only ``capture`` bytes are kept), and the
+  bot's exit wakes the arena at once, so a fast bot costs no polling delay.
+  Every ``TICK`` seconds the whole process tree is sampled from /proc: its CPU
+  time, its resident memory and its number of processes are checked against
+  the limits, and the wall-clock cap against the clock.
+* When the bot exits or breaks a limit, every process it started is killed
+  (its process group, its descendants, and the orphans the arena adopted) and
+  reaped; the CPU time of the tree is the ``wait4`` rusage of everything
+  reaped (exact) or the sum of the samples, whichever is larger (a bot that
+  lets its children be auto-reaped hides them from rusage, not from samples).
+
+Fork bombs: ``RLIMIT_NPROC`` counts every process of the user (and root
+ignores it), so it is not used; instead the sampled tree may hold at most
+``Limits.processes`` processes, beyond which the bot is killed (verdict
+``crash``).  A bomb that forks faster than one tick can still create a few
+hundred processes before it is killed.
+
+Memory: ``RLIMIT_DATA`` (private writable memory, per process) rather than
+``RLIMIT_AS``, so address space that is only reserved (thread stacks, malloc
+arenas, runtimes) is not charged; and at every tick the tree's anonymous and
+shared resident memory (``RssAnon + RssShmem``, with pages shared after a
+fork counted once, by PSS, before a multi-process bot is killed), which also
+catches shared memory the rlimit misses.  An allocation refused by the rlimit
+makes the bot fail (``MemoryError``, ``std::bad_alloc``, a null pointer): a
+failure whose stderr says so, or whose peak memory came within 10 % of the
+limit, is a ``memory-limit``, any other failure a ``crash``.
+
+One call at a time per process: every child that the arena process gains
+while a bot runs (besides the bot) is taken for an orphan of the bot, however
+it escaped (a new session, a cleared environment), and is killed; so no other
+thread of the calling process may start child processes meanwhile (calls of
+``run_bot`` from several threads are serialised by a lock).  The arena runs
+its games in worker processes, one bot at a time in each.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import math
+import os
+import resource
+import select
+import shutil
+import signal
+import stat
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger("arena.process")
+
+#: The file a bot writes its answer to.
+OUTPUT = "game.out"
+#: Verdicts ``run_bot`` returns (the match layer adds "bad-output" and "illegal").
+VERDICTS = ("ok", "time-limit", "memory-limit", "crash", "no-output")
+#: Seconds between two samples of the bot's process tree.
+TICK = 0.01
+#: Seconds the arena tries to kill and reap a bot's processes before giving up.
+CLEANUP = 5.0
+
+_CLOCK = os.sysconf("SC_CLK_TCK")
+_CHUNK = 1 << 16
+#: stderr text that shows an allocation was refused (checked case-insensitively).
+_OUT_OF_MEMORY = ("memoryerror", "bad_alloc", "cannot allocate memory", "out of memory")
+_one_at_a_time = threading.Lock()  # a run takes every new child of the process for its bot's
+_subreaper: int | None = None  # the pid that made itself a subreaper (not inherited by fork)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one invocation (RULES.md section 0)."""
+
+    cpu: float = 1.0  # seconds of CPU (user + sys) of the bot's whole process tree
+    wall: float | None = None  # wall-clock cap; None -> 3 * cpu
+    memory: int = 256 * 2**20  # bytes
+    file_size: int = 2**20  # max bytes of any file written (RLIMIT_FSIZE)
+    capture: int = 64 * 2**10  # bytes of stdout / stderr kept for the log
+    processes: int = 64  # processes alive at once in the bot's tree (fork bombs)
+    strict: bool = False  # rlimits set between fork and exec: airtight, but ~1.4 ms more per move
+
+    def __post_init__(self) -> None:
+        for name in ("cpu", "memory", "file_size", "processes"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"Limits.{name} must be positive, got {getattr(self, name)!r}")
+        if self.wall is not None and not self.wall > 0:
+            raise ValueError(f"Limits.wall must be positive or None, got {self.wall!r}")
+
+    @property
+    def wall_cap(self) -> float:
+        """The wall-clock cap in seconds."""
+        return self.wall if self.wall is not None else 3 * self.cpu
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """What one run of a bot did."""
+
+    verdict: str  # one of VERDICTS
+    message: str  # human-readable reason; "" when ok
+    output: str | None  # game.out when the process ended normally; None when missing
+    cpu: float  # CPU seconds of the whole tree
+    wall: float
+    exit_code: int | None  # negative = signal, like subprocess
+    stdout: str
+    stderr: str
+    peak_memory: int | None = None  # bytes, when known
+
+
+def run_bot(command: Sequence[str], folder: Path, files: Mapping[str, str], limits: Limits) -> Invocation:
+    """Write ``files`` into ``folder`` (created if needed and kept between
+    moves), remove a stale game.out, run ``command`` there under ``limits``,
+    kill every process it started, and return the verdict.
+
+    A failure of the arena itself (the folder cannot be written, no process
+    can be started) raises; only the bot's own behaviour becomes a verdict."""
+    folder = Path(folder)
+    prepare_folder(folder, files)
+    with _one_at_a_time:
+        try:
+            run = _Run(list(command), folder, limits)
+        except _CannotStart as exc:
+            return Invocation("crash", str(exc), None, 0.0, 0.0, None, "", "")
+        try:
+            run.watch()
+        finally:
+            run.finish()
+    return run.invocation()
+
+
+def prepare_folder(folder: Path, files: Mapping[str, str]) -> None:
+    """Create ``folder``, write ``files`` (replacing whatever the bot left
+    under those names, never following its symlinks) and remove game.out."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        if not name or name in (".", "..", OUTPUT) or "/" in name or "\0" in name:
+            raise ValueError(f"cannot give a bot a file named {name!r}: expected a plain file name")
+        path = folder / name
+        _remove(path)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with open(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+    _remove(folder / OUTPUT)
+
+
+def _remove(path: Path) -> None:
+    """Remove a file, symlink or folder if there is one."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    except IsADirectoryError:
+        shutil.rmtree(path)
+
+
+class _CannotStart(Exception):
+    """The bot's program cannot be executed (the bot's fault, not the arena's)."""
+
+
+class _Capture:
+    """The first ``limit`` bytes of a stream; the rest is counted and dropped."""
+
+    def __init__(self, limit: int):
+        self.data = bytearray()
+        self.limit = limit
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = max(0, self.limit - len(self.data))
+        self.data += chunk[:room]
+        self.dropped += max(0, len(chunk) - room)
+
+    def text(self) -> str:
+        text = self.data.decode("utf-8", errors="replace")
+        return text + f"\n[arena: {self.dropped} more bytes dropped]" if self.dropped else text
+
+
+class _Run:
+    """One running invocation: the process, its pipes and what was measured."""
+
+    def __init__(self, command: list[str], folder: Path, limits: Limits):
+        _become_subreaper()
+        self.folder, self.limits = folder, limits
+        self.before = _children(os.getpid())
+        self.started = time.monotonic()
+        self.proc = _spawn(command, folder, limits)
+        self.pid = self.proc.pid
+        self.pidfd = _pidfd(self.pid)
+        self.out, self.err = _Capture(limits.capture), _Capture(limits.capture)
+        self.captures = {self.proc.stdout.fileno(): self.out, self.proc.stderr.fileno(): self.err}
+        self.poller = select.poll()
+        self.open = set(self.captures)  # pipes not yet at end of file
+        for fd in [*self.captures, *([self.pidfd] if self.pidfd is not None else [])]:
+            os.set_blocking(fd, False)
+            self.poller.register(fd, select.POLLIN)
+        self.exited = False
+        self.killed: str | None = None  # "cpu", "wall", "memory" or "processes"
+        self.seen: dict[int, int] = {}  # pid -> its largest sampled own CPU (clock ticks)
+        self.adopted: set[int] = set()  # orphans of the bot the arena adopted
+        self.reaped_cpu = 0.0  # seconds, from the rusage of adopted orphans the arena reaped
+        self.sampled_cpu = 0.0  # seconds, the larger of the two estimates at the last sample
+        self.peak = 0  # bytes: the largest resident memory sampled or reported by rusage
+        self.memory = 0  # bytes of the tree's memory at the last sample
+        self.width = 0  # processes in the tree at the last sample
+        self.rusage: resource.struct_rusage | None = None
+        self.ended = self.started
+
+    # -- while the bot runs
+
+    def watch(self) -> None:
+        """Drain the pipes until the bot exits or breaks a limit."""
+        deadline = self.started + self.limits.wall_cap
+        tick = self.started + TICK
+        backoff = 0.0005  # without a pidfd: exit is polled, sooner at first
+        while not self.exited:
+            wake = min(tick, deadline)
+            if self.pidfd is None:
+                wake = min(wake, time.monotonic() + backoff)
+                backoff = min(2 * backoff, TICK)
+            for fd, _ in self.poller.poll(max(0.0, wake - time.monotonic()) * 1000):
+                if fd == self.pidfd:
+                    self.exited = True
+                else:
+                    self._drain(fd)
+            if self.pidfd is None:
+                self.exited = _has_exited(self.pid)
+            now = time.monotonic()
+            if self.exited:
+                break
+            if now >= tick:
+                self._sample()
+                tick = now + TICK
+            if now >= deadline and self.killed is None:
+                self.killed = "wall"
+            if self.killed:
+                break
+
+    def _drain(self, fd: int, rounds: int = 16) -> None:
+        """Read what the pipe holds (at most ``rounds`` chunks, to stay responsive)."""
+        for _ in range(rounds):
+            try:
+                chunk = os.read(fd, _CHUNK)
+            except BlockingIOError:
+                return
+            if not chunk:
+                if fd in self.open:
+                    self.open.discard(fd)
+                    self.poller.unregister(fd)
+                return
+            self.captures[fd].add(chunk)
+
+    def _sample(self) -> None:
+        """Measure the tree's CPU, memory and size, and note a broken limit."""
+        self._adopt()
+        live_ticks, memory, tree = 0, 0, self._tree()
+        for pid in tree:
+            info = _stat(pid)
+            if info is None:
+                continue
+            self.seen[pid] = max(self.seen.get(pid, 0), info.own)
+            live_ticks += info.own + info.children
+            memory += info.memory
+        live = live_ticks / _CLOCK + self.reaped_cpu
+        self.sampled_cpu = max(self.sampled_cpu, live, sum(self.seen.values()) / _CLOCK)
+        if memory > self.limits.memory and len(tree) > 1:
+            memory = sum(_proportional(pid) for pid in tree)  # pages shared after fork, counted once
+        self.peak, self.memory, self.width = max(self.peak, memory), memory, len(tree)
+        if self.sampled_cpu > self.limits.cpu:
+            self.killed = "cpu"
+        elif len(tree) > self.limits.processes:
+            self.killed = "processes"
+        elif memory > self.limits.memory:
+            self.killed = "memory"
+
+    def _adopt(self) -> None:
+        """Take in the bot's orphans re-parented to the arena; reap dead ones."""
+        self.adopted |= _children(os.getpid()) - self.before - {self.pid}
+        for pid in list(self.adopted):
+            self._reap(pid, os.WNOHANG)
+
+    def _reap(self, pid: int, flags: int) -> bool:
+        """Reap an adopted orphan (charging its rusage); whether it is gone."""
+        try:
+            done, _, usage = os.wait4(pid, flags)
+        except ChildProcessError:
+            done, usage = pid, None
+        if done == 0:
+            return False
+        self.adopted.discard(pid)
+        if usage is not None:
+            self.reaped_cpu += usage.ru_utime + usage.ru_stime
+            self.peak = max(self.peak, usage.ru_maxrss * 1024)
+        return True
+
+    def _tree(self) -> list[int]:
+        """Every live (or not yet reaped) process of the bot."""
+        roots = [*self.adopted] if self.exited else [self.pid, *self.adopted]
+        tree, stack = [], roots
+        while stack:
+            pid = stack.pop()
+            tree.append(pid)
+            stack.extend(_children(pid))
+        return tree
+
+    # -- when the move ends
+
+    def finish(self) -> None:
+        """Kill and reap every process of the bot, then collect its pipes."""
+        self._adopt()
+        if self.adopted:
+            self._sample()  # charge the CPU of the survivors up to now
+        self._kill()
+        _, status, self.rusage = os.wait4(self.pid, 0)
+        self.ended = time.monotonic()
+        self.proc.returncode = os.waitstatus_to_exitcode(status)  # so Popen never waits again
+        self.exited = True
+        self._reap_all()
+        self._close()
+
+    def _kill(self) -> None:
+        """SIGKILL the bot's process group and every process of its tree."""
+        if self.rusage is None:  # the group id is surely the bot's only while the bot is unreaped
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for pid in self._tree():
+            if pid != self.pid:
+                _signal(pid, signal.SIGKILL)
+
+    def _reap_all(self) -> None:
+        """Kill and reap the orphans until none is left (or give up, loudly)."""
+        deadline = time.monotonic() + CLEANUP
+        pause = 0.0002
+        while True:
+            self._adopt()
+            if not self.adopted:
+                return
+            self._kill()
+            for pid in list(self.adopted):
+                self._reap(pid, os.WNOHANG)
+            if not self.adopted:
+                continue
+            if time.monotonic() > deadline:
+                log.warning("could not kill processes %s of the bot run in %s",
+                            sorted(self.adopted), self.folder)
+                return
+            time.sleep(pause)
+            pause = min(2 * pause, 0.05)
+
+    def _close(self) -> None:
+        for fd in self.captures:
+            self._drain(fd, rounds=64)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+
+    # -- the verdict
+
+    def cpu(self) -> float:
+        """CPU seconds of the whole tree (the larger of rusage and samples)."""
+        usage = self.rusage
+        exact = usage.ru_utime + usage.ru_stime + self.reaped_cpu if usage else self.reaped_cpu
+        return max(exact, self.sampled_cpu)
+
+    def peak_memory(self) -> int:
+        return max(self.peak, self.rusage.ru_maxrss * 1024 if self.rusage else 0)
+
+    def invocation(self) -> Invocation:
+        """The verdict of the finished run, with what was measured."""
+        code = self.proc.returncode
+        verdict, message = self._verdict(code)
+        output = None
+        if verdict == "ok":
+            output, problem = read_output(self.folder, self.limits.file_size)
+            if problem:
+                verdict, message = "no-output", problem
+        return Invocation(
+            verdict=verdict,
+            message=message,
+            output=output,
+            cpu=self.cpu(),
+            wall=self.ended - self.started,
+            exit_code=code,
+            stdout=self.out.text(),
+            stderr=self.err.text(),
+            peak_memory=self.peak_memory() or None,
+        )
+
+    def _verdict(self, code: int) -> tuple[str, str]:
+        limits, cpu = self.limits, self.cpu()
+        used = f"used {cpu:.2f} s of CPU (limit {limits.cpu:g} s)"
+        if self.killed == "cpu" or cpu > limits.cpu or code == -signal.SIGXCPU:
+            return "time-limit", used
+        if self.killed == "wall":
+            return "time-limit", (f"wall-clock cap of {limits.wall_cap:g} s reached, {used}: "
+                                  f"the bot was sleeping, blocked or starved of CPU")
+        if self.killed == "memory":
+            return "memory-limit", (f"{self.width} processes used {_size(self.memory)} of memory "
+                                    f"(limit {_size(limits.memory)})")
+        if self.killed == "processes":
+            return "crash", (f"killed: {self.width} processes at once, over the limit of "
+                             f"{limits.processes} (a fork bomb?)")
+        if code == 0:
+            return "ok", ""
+        return self._failure(code)
+
+    def _failure(self, code: int) -> tuple[str, str]:
+        """The verdict of a bot that ended with a non-zero status or a signal."""
+        limits = self.limits
+        how = f"killed by signal {-code} ({_signal_name(-code)})" if code < 0 else f"exit status {code}"
+        stderr = bytes(self.err.data).lower()
+        if code == -signal.SIGXFSZ or b"file too large" in stderr:
+            return "crash", f"{how}: a file grew over the file size limit of {_size(limits.file_size)}"
+        if any(sign.encode() in stderr for sign in _OUT_OF_MEMORY):
+            return "memory-limit", f"{how} after an allocation failed (limit {_size(limits.memory)})"
+        if self.peak_memory() >= 0.9 * limits.memory:
+            return "memory-limit", (f"{how} with {_size(self.peak_memory())} of memory in use "
+                                    f"(limit {_size(limits.memory)})")
+        return "crash", how
+
+
+def read_output(folder: Path, limit: int) -> tuple[str | None, str]:
+    """The text of ``folder/game.out`` and "" ; or None and what is wrong.
+
+    Opened without following a symlink and without blocking (a bot could
+    leave a FIFO there), read up to ``limit`` bytes; undecodable bytes are
+    replaced."""
+    try:
+        fd = os.open(folder / OUTPUT, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None, f"no {OUTPUT} written"
+    except OSError as exc:
+        return None, f"{OUTPUT} cannot be read: {exc.strerror}"
+    with open(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, f"{OUTPUT} is not a regular file"
+        if info.st_size > limit:
+            return None, f"{OUTPUT} has {info.st_size} bytes, over the file size limit of {_size(limit)}"
+        return handle.read(limit).decode("utf-8", errors="replace"), ""
+
+
+# -- starting the process
+
+
+def _spawn(command: list[str], folder: Path, limits: Limits) -> subprocess.Popen:
+    """Start the bot in its own session with its rlimits."""
+    if not command or not all(isinstance(part, str) for part in command):
+        raise ValueError(f"a bot command is a non-empty list of strings, got {command!r}")
+    rlimits = _rlimits(limits)
+    try:
+        proc = subprocess.Popen(
+            command,
+            cwd=folder,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=(lambda: _limit_self(rlimits)) if limits.strict else None,
+        )
+    except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
+        if exc.filename == str(folder):
+            raise
+        raise _CannotStart(f"cannot execute {command[0]!r}: {exc.strerror}") from None
+    except OSError as exc:
+        if exc.errno != errno.ENOEXEC:
+            raise
+        message = f"cannot execute {command[0]!r}: {exc.strerror} (a script without a #! line?)"
+        raise _CannotStart(message) from None
+    if not limits.strict:
+        _limit_other(proc.pid, rlimits)
+    return proc
+
+
+def _rlimits(limits: Limits) -> list[tuple[int, int, int]]:
+    """(resource, soft, hard) for the bot, never above the arena's own hard limits."""
+    backstop = math.ceil(limits.cpu) + 1  # the CPU limit is enforced by sampling; this is a net
+    wanted = [
+        (resource.RLIMIT_CPU, backstop, backstop + 1),
+        (resource.RLIMIT_DATA, limits.memory, limits.memory),
+        (resource.RLIMIT_FSIZE, limits.file_size, limits.file_size),
+        (resource.RLIMIT_CORE, 0, 0),
+    ]
+    result = []
+    for which, soft, hard in wanted:
+        _, ceiling = resource.getrlimit(which)
+        if ceiling != resource.RLIM_INFINITY:
+            soft, hard = min(soft, ceiling), min(hard, ceiling)
+        result.append((which, soft, hard))
+    return result
+
+
+def _limit_self(rlimits: list[tuple[int, int, int]]) -> None:
+    """In the child, between fork and exec: apply the rlimits (nothing else:
+    the arena may have other threads, so the child must not take locks)."""
+    for which, soft, hard in rlimits:
+        resource.setrlimit(which, (soft, hard))
+
+
+def _limit_other(pid: int, rlimits: list[tuple[int, int, int]]) -> None:
+    """Apply the rlimits to the freshly started bot (``prlimit``)."""
+    for which, soft, hard in rlimits:
+        try:
+            resource.prlimit(pid, which, (soft, hard))
+        except ProcessLookupError:
+            return  # it has already exited
+
+
+def _become_subreaper() -> None:
+    """Make this process adopt the orphans of its descendants (Linux >= 3.4)."""
+    global _subreaper
+    if _subreaper == os.getpid():
+        return
+    import ctypes  # lazily: bots import referees, not this module, but keep it light anyway
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+        problem = "prctl(PR_SET_CHILD_SUBREAPER) failed: cannot keep track of a bot's processes"
+        raise OSError(ctypes.get_errno(), problem)
+    _subreaper = os.getpid()
+
+
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when ``pid`` exits (Linux >= 5.3)."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def _has_exited(pid: int) -> bool:
+    """Whether ``pid`` has exited, without reaping it."""
+    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+
+# -- reading /proc
+
+
+@dataclass(frozen=True)
+class _Stat:
+    """What the arena samples of one process."""
+
+    own: int  # clock ticks of user + system CPU
+    children: int  # clock ticks of its reaped children
+    memory: int  # bytes of private and shared anonymous resident memory
+
+
+def _stat(pid: int) -> _Stat | None:
+    """/proc/<pid>/stat and the memory lines of /proc/<pid>/status, or None
+    when the process is gone.  Memory is ``RssAnon + RssShmem``: the pages of
+    the program and its libraries, shared with every other process, are not
+    charged, while shared anonymous memory (which ``RLIMIT_DATA`` misses) is."""
+    data = _read(f"/proc/{pid}/stat")
+    if not data:
+        return None
+    fields = data[data.rindex(b")") + 2 :].split()
+    memory = 0
+    for line in _read(f"/proc/{pid}/status").splitlines():
+        if line.startswith((b"RssAnon:", b"RssShmem:")):
+            memory += int(line.split()[1]) * 1024
+    return _Stat(
+        own=int(fields[11]) + int(fields[12]),
+        children=int(fields[13]) + int(fields[14]),
+        memory=memory,
+    )
+
+
+def _proportional(pid: int) -> int:
+    """Bytes of anonymous and shared memory of ``pid``, each page divided
+    among the processes that share it (slower to read than ``_stat``)."""
+    memory = 0
+    for line in _read(f"/proc/{pid}/smaps_rollup").splitlines():
+        if line.startswith((b"Pss_Anon:", b"Pss_Shmem:")):
+            memory += int(line.split()[1]) * 1024
+    return memory
+
+
+def _children(pid: int) -> set[int]:
+    """The direct children of ``pid`` (of all its threads)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return set()
+    found: set[int] = set()
+    for tid in tasks:
+        found.update(int(child) for child in _read(f"/proc/{pid}/task/{tid}/children").split())
+    return found
+
+
+def _read(path: str) -> bytes:
+    """The whole of a small /proc file; b"" when it is gone or unreadable."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return b""
+    try:
+        chunks = []
+        while chunk := os.read(fd, _CHUNK):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+def _signal(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "unknown signal"
+
+
+def _size(count: int) -> str:
+    """Bytes as a short human figure: "256 MiB", "1.5 KiB", "12 bytes"."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if count >= scale:
+            return f"{count / scale:.4g} {unit}"
+    return f"{count} bytes"

@@ -1,0 +1,97 @@
+"""Per-move cost of ``run_bot`` against a bare ``subprocess.run`` loop.
+
+Compiles a trivial C bot (reads game.in, writes game.out) into a temporary
+folder and runs it N times each way, interleaved so that both see the same
+machine load:
+
+* bare: write game.in, ``subprocess.run([bot], cwd=folder, capture_output=True)``,
+  read game.out -- the least any runner must do;
+* arena: ``run_bot`` with the default limits (rlimits, own session, pidfd
+  wait, process-tree cleanup, verdict).
+
+Prints the median and mean milliseconds per move of each and their ratios
+(target: median ratio <= 1.5).  Usage: python benchmarks/bench_process.py [N]
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from arena.process import Limits, run_bot
+
+BOT = r"""
+#include <stdio.h>
+int main(void) {
+    int a = 0, b = 0;
+    FILE *in = fopen("game.in", "r");
+    if (!in || fscanf(in, "%d %d", &a, &b) != 2) return 1;
+    fclose(in);
+    FILE *out = fopen("game.out", "w");
+    fprintf(out, "%d\n", a + b);
+    return fclose(out) != 0;
+}
+"""
+TEXT = "20 22\n"
+
+
+def compile_bot(folder: Path) -> Path:
+    """The trivial bot, compiled with the system C compiler."""
+    source, binary = folder / "bot.c", folder / "bot"
+    source.write_text(BOT)
+    subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True)
+    return binary
+
+
+def bare(binary: Path, folder: Path) -> float:
+    """One move the bare way; its wall time in seconds."""
+    start = time.perf_counter()
+    (folder / "game.in").write_text(TEXT)
+    subprocess.run([str(binary)], cwd=folder, capture_output=True, check=True)
+    answer = (folder / "game.out").read_text()
+    elapsed = time.perf_counter() - start
+    assert answer == "42\n", answer
+    return elapsed
+
+
+def arena(binary: Path, folder: Path) -> float:
+    """One move through ``run_bot``; its wall time in seconds."""
+    start = time.perf_counter()
+    result = run_bot([str(binary)], folder, {"game.in": TEXT}, Limits())
+    elapsed = time.perf_counter() - start
+    assert result.verdict == "ok" and result.output == "42\n", result
+    return elapsed
+
+
+def main(count: int = 200) -> float:
+    if shutil.which("cc") is None:
+        sys.exit("bench_process: no C compiler (cc) on PATH")
+    with tempfile.TemporaryDirectory(prefix="bench-process-") as tmp:
+        root = Path(tmp)
+        binary = compile_bot(root)
+        folders = {"bare": root / "bare", "arena": root / "arena"}
+        folders["bare"].mkdir()
+        times: dict[str, list[float]] = {"bare": [], "arena": []}
+        for _ in range(10):  # warm up caches and the page cache
+            bare(binary, folders["bare"]), arena(binary, folders["arena"])
+        for _ in range(count):
+            times["bare"].append(bare(binary, folders["bare"]))
+            times["arena"].append(arena(binary, folders["arena"]))
+    medians = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    means = {k: statistics.fmean(v) * 1000 for k, v in times.items()}
+    print(f"{count} moves each, trivial C bot")
+    for kind in times:
+        print(f"  {kind:5}: median {medians[kind]:.3f} ms, mean {means[kind]:.3f} ms per move")
+    ratio = medians["arena"] / medians["bare"]
+    mean_ratio = means["arena"] / means["bare"]
+    print(f"  ratio arena/bare: median {ratio:.2f}, mean {mean_ratio:.2f} (target <= 1.5)")
+    return ratio
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 200)

@@ -1,0 +1,5 @@
+"""Leaves a FIFO named game.out: reading it naively would block forever."""
+
+import os
+
+os.mkfifo("game.out")

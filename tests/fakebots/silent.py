@@ -1,0 +1,1 @@
+"""Exits 0 without writing game.out."""

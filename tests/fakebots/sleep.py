@@ -1,0 +1,5 @@
+"""Sleeps forever (uses no CPU)."""
+
+import time
+
+time.sleep(1000)

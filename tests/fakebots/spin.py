@@ -1,0 +1,4 @@
+"""Burns CPU forever."""
+
+while True:
+    pass
