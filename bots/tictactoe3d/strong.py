@@ -31,7 +31,7 @@ from referees.tictactoe3d import (
     winning_drops,
 )
 
-BUDGET = 0.2
+BUDGET = 0.15
 MAX_DEPTH = 6
 WIN = 10 ** 9
 
