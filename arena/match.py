@@ -1,0 +1,122 @@
+"""Play one game: a referee, a board and one bot per seat -> a game record.
+
+The record is plain data (a dict that becomes one JSON line): ids, board,
+seats, every invocation with its verdict, CPU and wall time and the bot's
+output, and the outcome with its reason.  A bot's fault is a verdict in the
+record; a failure of the arena itself raises.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.bots import Bot
+from arena.boards import Board
+from arena.process import Invocation, Limits, run_bot
+from referees.base import BadOutput, IllegalMove, Outcome, Referee
+
+log = logging.getLogger("arena.match")
+
+#: Bytes of a bot's game.out / stdout / stderr kept in the record.
+KEEP = 2000
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One scheduled game: which board, which bots in which seats."""
+
+    board: Board
+    seats: tuple[Bot, ...]
+
+    @property
+    def id(self) -> str:
+        """Deterministic: the same board, bots and seat order give the same id."""
+        return "|".join([self.board.name, *(bot.name for bot in self.seats)])
+
+
+def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, workdir: Path | None = None) -> dict[str, Any]:
+    """Play ``spec`` from the state ``initial``; returns the game record."""
+    started = time.time()
+    with tempfile.TemporaryDirectory(prefix="arena-game-", dir=workdir) as tmp:
+        folders = [Path(tmp) / f"seat{seat}-{bot.name}" for seat, bot in enumerate(spec.seats)]
+        moves, end = _play_turns(referee, spec, initial, limits, folders)
+    record = {
+        "id": spec.id,
+        "game": referee.name,
+        "board": {"name": spec.board.name, "path": str(spec.board.path), "sha256": spec.board.sha256},
+        "seats": [bot.name for bot in spec.seats],
+        "moves": moves,
+        "outcome": {"winner": end.winner, "score": end.score, "reason": end.reason},
+        "fault": next(({"seat": m["seat"], "verdict": m["verdict"]} for m in moves if m["verdict"] != "ok"), None),
+        "started": round(started, 3),
+        "seconds": round(time.time() - started, 3),
+    }
+    if referee.players == 2:
+        record["points"] = [end.points(seat) for seat in range(2)]
+    log.debug("game %s: %s", spec.id, end.reason)
+    return record
+
+
+def _play_turns(
+    referee: Referee, spec: GameSpec, state: Any, limits: Limits, folders: list[Path]
+) -> tuple[list[dict[str, Any]], Outcome]:
+    moves: list[dict[str, Any]] = []
+    while (end := referee.outcome(state)) is None:
+        seat = referee.to_move(state)
+        bot = spec.seats[seat]
+        inv = run_bot(bot.command, folders[seat], referee.render(state, seat), limits)
+        verdict, message, move = _judge(referee, state, inv)
+        moves.append(_entry(seat, inv, verdict, message))
+        log.debug("game %s: move %d by %s: %s %s", spec.id, len(moves), bot.name, verdict, message)
+        if verdict != "ok":
+            return moves, _fault_outcome(referee, seat, bot, verdict, message)
+        state = referee.apply(state, move)
+    return moves, end
+
+
+def _judge(referee: Referee, state: Any, inv: Invocation) -> tuple[str, str, Any]:
+    """The verdict of one invocation, after parsing and checking its output."""
+    if inv.verdict != "ok":
+        return inv.verdict, inv.message, None
+    try:
+        move = referee.parse(state, inv.output or "")
+        referee.check(state, move)
+    except BadOutput as exc:
+        return "bad-output", str(exc), None
+    except IllegalMove as exc:
+        return "illegal", str(exc), None
+    return "ok", "", move
+
+
+def _fault_outcome(referee: Referee, seat: int, bot: Bot, verdict: str, message: str) -> Outcome:
+    reason = f"{bot.name} {verdict}: {message}" if message else f"{bot.name} {verdict}"
+    if referee.players == 2:
+        return Outcome.win(1 - seat, reason)
+    return Outcome(score=referee.fault_score, reason=reason)
+
+
+def _entry(seat: int, inv: Invocation, verdict: str, message: str) -> dict[str, Any]:
+    entry = {
+        "seat": seat,
+        "verdict": verdict,
+        "cpu": round(inv.cpu, 4),
+        "wall": round(inv.wall, 4),
+        "output": _clip(inv.output),
+    }
+    if message:
+        entry["message"] = message
+    if verdict != "ok":
+        entry["exit_code"] = inv.exit_code
+        entry["stderr"] = _clip(inv.stderr)
+    return entry
+
+
+def _clip(text: str | None) -> str | None:
+    if text is None or len(text) <= KEEP:
+        return text
+    return text[:KEEP] + f"... [{len(text) - KEEP} more characters]"

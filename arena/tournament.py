@@ -1,0 +1,143 @@
+"""A round-robin: the schedule, the parallel pool, resume and progress.
+
+Two-player games: every pair of bots plays every board twice, once in each
+seat order.  Single-player games: every bot plays every board once.  Games
+already in ``games.jsonl`` are not played again, so an interrupted
+tournament resumes by running the same command.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import logging
+import multiprocessing
+import signal
+import time
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from arena.bots import Bot
+from arena.boards import Board
+from arena.match import GameSpec, play
+from arena.process import Limits
+from arena.store import Store
+from referees.base import Referee
+
+log = logging.getLogger("arena.tournament")
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """Everything that defines a tournament; its ``config`` must match on resume."""
+
+    referee: Referee
+    bots: tuple[Bot, ...]
+    boards: tuple[tuple[Board, Any], ...]  # (board, its parsed initial state)
+    limits: Limits
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "game": self.referee.name,
+            "players": self.referee.players,
+            "bots": [{"name": b.name, "path": str(b.path), "sha256": b.sha256} for b in self.bots],
+            "boards": [{"name": b.name, "path": str(b.path), "sha256": b.sha256} for b, _ in self.boards],
+            "limits": asdict(self.limits),
+        }
+
+    def schedule(self) -> list[tuple[GameSpec, Any]]:
+        """Every game to play, in a stable order, with its initial state."""
+        if self.referee.players == 1:
+            seatings: list[tuple[Bot, ...]] = [(bot,) for bot in self.bots]
+        else:
+            seatings = [order for a, b in itertools.combinations(self.bots, 2) for order in ((a, b), (b, a))]
+        return [(GameSpec(board, seats), state) for board, state in self.boards for seats in seatings]
+
+
+def run(tournament: Tournament, store: Store, records: list[dict[str, Any]], *, jobs: int) -> list[dict[str, Any]]:
+    """Play the games not yet among ``records`` (those already in the store),
+    appending each record to the store as it finishes.  Returns all the
+    records, old and new.  On Ctrl-C every finished game is on disk."""
+    records = list(records)
+    done = {r["id"] for r in records}
+    todo = [(spec, state) for spec, state in tournament.schedule() if spec.id not in done]
+    total = len(done) + len(todo)
+    if done:
+        log.info("resuming: %d of %d games already recorded, %d to play", len(done), total, len(todo))
+    progress = Progress(total, len(done), len(todo))
+    for record in _play_all(tournament, todo, jobs):
+        store.append(record)
+        records.append(record)
+        log.info("%s  %s", progress.step(), describe(record))
+    return records
+
+
+def _play_all(tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: int) -> Iterator[dict[str, Any]]:
+    if jobs <= 1 or len(todo) <= 1:
+        for spec, state in todo:
+            yield play(tournament.referee, spec, state, tournament.limits)
+        return
+    context = multiprocessing.get_context("fork")  # workers inherit the referee and the log handlers
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_init) as pool:
+        pending: set[Future] = set()
+        queue = iter(todo)
+        try:
+            for spec, state in itertools.islice(queue, jobs * 2):
+                pending.add(pool.submit(play, tournament.referee, spec, state, tournament.limits))
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    yield future.result()
+                    for spec, state in itertools.islice(queue, 1):
+                        pending.add(pool.submit(play, tournament.referee, spec, state, tournament.limits))
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+
+
+def _worker_init() -> None:
+    """A worker dies with the arena (so a killed arena leaves no games running),
+    and leaves Ctrl-C to the parent, which stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass  # not Linux: the worker ends when the pool's pipe closes
+
+
+class Progress:
+    """Games done / total, elapsed time and an estimate of the time left."""
+
+    def __init__(self, total: int, already: int, to_play: int):
+        self.total, self.done, self.to_play, self.played = total, already, to_play, 0
+        self.start = time.monotonic()
+
+    def step(self) -> str:
+        self.done += 1
+        self.played += 1
+        elapsed = time.monotonic() - self.start
+        left = elapsed / self.played * (self.to_play - self.played)
+        width = len(str(self.total))
+        return f"[{self.done:>{width}}/{self.total}] {_clock(elapsed)} elapsed, ~{_clock(left)} left"
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def describe(record: dict[str, Any]) -> str:
+    """One line about a finished game, for the log."""
+    board, seats, outcome = record["board"]["name"], record["seats"], record["outcome"]
+    if len(seats) == 1:
+        score = "fault" if record.get("fault") else outcome["score"]
+        return f"{board}: {seats[0]} scores {score} ({outcome['reason']})"
+    if outcome["winner"] is None:
+        result = "draw"
+    else:
+        result = f"{seats[outcome['winner']]} wins"
+    return f"{board}: {seats[0]} vs {seats[1]}: {result} ({outcome['reason']})"

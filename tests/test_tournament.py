@@ -1,0 +1,182 @@
+"""Whole tournaments through the ``arena`` command, with real bot processes
+that play legally or misbehave in every way RULES.md §0 names."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+# A 5x5 board with four lone 1s far apart: the game lasts four moves, so both
+# seats are asked to move.
+BOARD = "5\n1 # # # 1\n# # # # #\n# # # # #\n# # # # #\n1 # # # 1\n"
+
+LEGAL = """
+    import random
+    from referees.paint import PaintReferee
+    referee = PaintReferee()
+    state = referee.load(open("game.in").read())
+    open("game.out", "w").write(referee.move_text(referee.random_move(state, random.Random())))
+"""
+FAULTY = {
+    "looper": ("time-limit", "while True: pass"),
+    "sleeper": ("time-limit", "import time; time.sleep(60)"),
+    "hog": ("memory-limit", "x = []\nwhile True: x.append(bytearray(32 * 2**20))"),
+    "crasher": ("crash", "import sys; sys.exit(3)"),
+    "garbage": ("bad-output", "open('game.out', 'w').write('hello world')"),
+    "silent": ("no-output", "pass"),
+    "flooder": ("crash", "open('game.out', 'w').write('1' * 5 * 2**20)"),
+    "cheater": ("illegal", "open('game.out', 'w').write('1\\n2 2\\n')"),
+}
+
+
+def _write_bot(folder: Path, name: str, code: str) -> Path:
+    path = folder / f"{name}.py"
+    path.write_text(textwrap.dedent(code).lstrip())
+    return path
+
+
+def _arena(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def _records(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+
+
+def _strays(marker: str) -> list[psutil.Process]:
+    """Processes whose command line mentions ``marker`` (a test's temp folder)."""
+    found = []
+    for proc in psutil.process_iter(["cmdline", "status"]):
+        try:
+            if proc.info["status"] != psutil.STATUS_ZOMBIE and marker in " ".join(proc.info["cmdline"] or []):
+                found.append(proc)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    return found
+
+
+@pytest.fixture
+def setup(tmp_path):
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "boards" / "b1.in").write_text(BOARD)
+    (tmp_path / "bots").mkdir()
+    return tmp_path
+
+
+def test_every_fault_gets_its_verdict_and_nothing_is_left_behind(setup):
+    bots = setup / "bots"
+    _write_bot(bots, "legal", LEGAL)
+    for name, (_, code) in FAULTY.items():
+        _write_bot(bots, name, code)
+    pids = setup / "pids"
+    pids.mkdir()
+    # Plays legally, but leaves a daemonised grandchild behind that spins.
+    _write_bot(bots, "forker", f"""
+        import os, runpy
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                open({str(pids)!r} + "/" + str(os.getpid()), "w").close()
+                while True: pass
+            os._exit(0)
+        runpy.run_path({str(bots / "legal.py")!r})
+    """)
+    result = _arena("run", "--bots", *sorted(map(str, bots.iterdir())), "--boards", "boards",
+                    "--name", "t", "--cpu", "0.3", "--wall", "0.8", "--memory", "64", "--jobs", "2", cwd=setup, timeout=300)
+    assert result.returncode == 0, result.stderr
+    records = _records(setup / "results" / "t")
+    assert len(records) == 10 * 9  # 10 bots, one board, both seat orders
+    verdicts: dict[str, set[str]] = {}
+    for record in records:
+        for move in record["moves"]:
+            verdicts.setdefault(record["seats"][move["seat"]], set()).add(move["verdict"])
+    for name, (verdict, _) in FAULTY.items():
+        assert verdicts[name] == {verdict}, (name, verdicts[name])
+    assert verdicts["legal"] == {"ok"} and verdicts["forker"] == {"ok"}
+    # legal and forker lose only to each other's play, never by a fault
+    standings = result.stdout.split("Crosstable")[0]
+    for line in standings.splitlines():
+        if " legal " in f" {line} " or " forker " in f" {line} ":
+            assert line.split()[7] == "-"  # no faults
+    time.sleep(0.2)
+    for pid in map(int, os.listdir(pids)):
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE, pid
+    assert not _strays(str(setup)), _strays(str(setup))
+
+
+def test_tables_are_written_and_shown_again(setup):
+    bots = setup / "bots"
+    for name in ("a", "b", "c"):
+        _write_bot(bots, name, LEGAL)
+    result = _arena("run", "--bots", "bots/a.py", "bots/b.py", "bots/c.py", "--boards", "boards/b1.in",
+                    "--name", "small", "--jobs", "1", cwd=setup)
+    assert result.returncode == 0, result.stderr
+    assert "6 of 6 games played" in result.stdout and "Standings" in result.stdout
+    shown = _arena("show", "results/small", "--format", "github", cwd=setup)
+    assert shown.returncode == 0 and "| bot" in shown.stdout
+    total = sum(float(line.split("|")[3]) for line in shown.stdout.split("Crosstable")[0].splitlines()
+                if line.startswith("|") and line.split("|")[2].strip() in "abc")
+    assert total == 6 * 3  # every game gives out 3 points
+    assert (setup / "results" / "small" / "tables.txt").read_text().startswith("paint: 6 of 6")
+    again = _arena("run", "--bots", "bots/a.py", "bots/b.py", "bots/c.py", "--boards", "boards/b1.in",
+                   "--name", "small", cwd=setup)
+    assert again.returncode == 0 and len(_records(setup / "results" / "small")) == 6
+
+
+def test_resume_after_the_arena_is_killed(setup):
+    bots = setup / "bots"
+    slow = "import time; time.sleep(0.15)\n" + textwrap.dedent(LEGAL)
+    for name in ("a", "b", "c"):
+        _write_bot(bots, name, slow)
+    for i in range(2, 5):
+        (setup / "boards" / f"b{i}.in").write_text(BOARD)
+    command = [sys.executable, "-m", "arena.cli", "run", "--bots", "bots/a.py", "bots/b.py", "bots/c.py",
+               "--boards", "boards", "--name", "k", "--jobs", "2"]
+    arena = subprocess.Popen(command, cwd=setup, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    games = setup / "results" / "k" / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not games.exists() or games.read_text().count("\n") < 3):
+        time.sleep(0.05)
+    arena.send_signal(signal.SIGKILL)
+    arena.wait()
+    recorded = games.read_text().count("\n")
+    assert 3 <= recorded < 24
+    time.sleep(0.5)
+    assert not _strays(str(setup)), "workers or bots outlived the killed arena"
+    result = subprocess.run(command, cwd=setup, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert f"resuming: {recorded} of 24 games already recorded" in result.stderr
+    ids = [r["id"] for r in _records(setup / "results" / "k")]
+    assert len(ids) == 24 and len(set(ids)) == 24
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bots", "nope.py", "x.py", "--boards", "boards"], "'nope.py' does not exist"),
+    (["--bots", "bots/a.py", "--boards", "boards"], "needs at least 2 bots"),
+    (["--bots", "bots/a.py", "bots/b.py", "--boards", "missing"], "board 'missing' does not exist"),
+    (["--bots", "bots/a.py", "bots/b.py", "--boards", "bad"], "bad/b.in:3"),
+    (["--game", "chess", "--bots", "bots/a.py", "bots/b.py", "--boards", "boards"], "unknown game 'chess'"),
+])
+def test_bad_input_is_a_clear_error(setup, args, message):
+    for name in ("a", "b"):
+        _write_bot(setup / "bots", name, LEGAL)
+    (setup / "bad").mkdir()
+    (setup / "bad" / "b.in").write_text("3\n# # #\n# x #\n# # #\n")
+    result = _arena("run", *args, cwd=setup)
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_show_of_a_folder_that_is_not_a_tournament(setup):
+    result = _arena("show", "boards", cwd=setup)
+    assert result.returncode == 2 and "not a tournament results folder" in result.stderr
