@@ -17,8 +17,16 @@ from pathlib import Path
 
 from generator import BadParameters, GeneratedBoard
 from referees.base import BadInput
-from referees.crossword import (EMPTY, SIZE, WORDS_FILE, CrosswordState, Dictionary, all_lines, board_text,
-                                parse_words)
+from referees.crossword import (
+    EMPTY,
+    SIZE,
+    WORDS_FILE,
+    CrosswordState,
+    Dictionary,
+    all_lines,
+    board_text,
+    parse_words,
+)
 
 GAME = "crossword"
 HELP = ("Boards of the crossword game (PVE and PVP): dictionary words placed on random lines (and listed as "

@@ -44,11 +44,11 @@ class ThreesParams:
         cells = self.rows * self.cols
         checks = (
             (self.rows >= 1 and self.cols >= 1, f"the grid must be at least 1x1, got {self.rows}x{self.cols}"),
-            (min(self.obstacles, self.magnets, self.symbols) >= 0, "counts of obstacles, magnets and symbols "
-             f"must not be negative, got {self.obstacles}, {self.magnets}, {self.symbols}"),
+            (min(self.obstacles, self.magnets, self.symbols) >= 0, ("counts of obstacles, magnets and symbols "
+             f"must not be negative, got {self.obstacles}, {self.magnets}, {self.symbols}")),
             (self.obstacles + self.magnets + self.symbols < cells,
-             f"{self.obstacles} obstacles + {self.magnets} magnets + {self.symbols} symbols leave no empty cell "
-             f"on a {self.rows}x{self.cols} grid"),
+             (f"{self.obstacles} obstacles + {self.magnets} magnets + {self.symbols} symbols leave no empty cell "
+             f"on a {self.rows}x{self.cols} grid")),
             (self.length >= 1, f"the sequence length must be at least 1, got {self.length}"),
             (0 <= self.max_digit <= 9, f"the largest digit must be from 0 to 9, got {self.max_digit}"),
             (self.max_coefficient >= 0, f"the largest coefficient must not be negative, got {self.max_coefficient}"),

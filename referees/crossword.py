@@ -22,6 +22,7 @@ Both referees share this module's rules core.  Cells are kept row-major in a
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
@@ -208,7 +209,7 @@ def parse_words(text: str) -> Dictionary:
     return Dictionary(frozenset(words), text)
 
 
-def _word(reader: TokenReader, what: str, error: type[BadInput] | type[BadOutput]) -> str:
+def _word(reader: TokenReader, what: str, error: type[BadInput | BadOutput]) -> str:
     line = reader.line
     word = reader.word(what)
     if not set(word) <= LETTERS:
@@ -572,8 +573,6 @@ def placements(state: CrosswordState, window: Window) -> Iterator[tuple[tuple[in
 def best_action(state: CrosswordState, deadline: float | None = None) -> tuple[Action, int] | None:
     """The best-scoring action over the windows examined before ``deadline``
     (``time.process_time()``; None: all of them)."""
-    import time
-
     best: tuple[Action, int] | None = None
     tried: set[tuple[tuple[int, int, str], ...]] = set()
     for window in windows(state):
@@ -619,10 +618,9 @@ def random_action(state: CrosswordState, rng: random.Random, tries: int = 300) -
 
 # ---------------------------------------------------------------- referees
 class _CrosswordReferee(Referee):
-    """What both modes share: files, parsing, checking."""
+    """What both modes share: the board and its dictionary, seats, move text."""
 
     board_files = (WORDS_FILE,)
-    judge_help = ""
 
     def load(self, text: str, extras: Mapping[str, str] | None = None) -> CrosswordState:
         return load(text, extras)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 
 from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader
@@ -237,7 +237,7 @@ class Game:
     """A mutable position for fast simulation (the referee, the judge and
     the bots share it); ``ThreesState`` is its frozen twin."""
 
-    __slots__ = ("rules", "cells", "x", "y", "horizontal", "vertical", "moves", "over")
+    __slots__ = ("cells", "horizontal", "moves", "over", "rules", "vertical", "x", "y")
 
     def __init__(self, state: ThreesState):
         self.rules = state.rules

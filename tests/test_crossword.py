@@ -16,9 +16,25 @@ import pytest
 from arena.cli import main as arena_main
 from generator import crossword as gen
 from referees.base import BadInput, BadOutput, IllegalMove
-from referees.crossword import (DIRECTIONS, EMPTY, MAX_ACTIONS, SIZE, Action, CrosswordPVEReferee,
-                                CrosswordPVPReferee, CrosswordState, Plan, all_lines, apply_action, best_action,
-                                board_text, evaluate, load, parse_plan, parse_words)
+from referees.crossword import (
+    DIRECTIONS,
+    EMPTY,
+    MAX_ACTIONS,
+    SIZE,
+    Action,
+    CrosswordPVEReferee,
+    CrosswordPVPReferee,
+    CrosswordState,
+    Plan,
+    all_lines,
+    apply_action,
+    best_action,
+    board_text,
+    evaluate,
+    load,
+    parse_plan,
+    parse_words,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PVE, PVP = CrosswordPVEReferee(), CrosswordPVPReferee()
@@ -62,7 +78,7 @@ def test_four_directions_in_one_table_read_in_order():
     assert [step for _, step in DIRECTIONS] == [(0, 1), (1, 0), (1, 1), (-1, 1)]
     lines = all_lines()
     assert len(lines) == 20 + 20 + 39 + 39
-    up_right = [line for line in lines if line.direction == 3 and len(line.cells) == SIZE][0]
+    up_right = next(line for line in lines if line.direction == 3 and len(line.cells) == SIZE)
     assert up_right.cells[0] == (SIZE - 1) * SIZE and up_right.cells[-1] == SIZE - 1  # bottom-left to top-right
 
 
@@ -277,9 +293,9 @@ def test_judge_cli(tmp_path, capsys):
     assert arena_main(argv) == 0 and capsys.readouterr().out == "3\n"
     out.write_text(Plan((act([(0, 2, "T")], "AT", "CAT"), act([(0, 3, "S")], "CATS"))).to_text())
     assert arena_main(argv) == 0
-    assert capsys.readouterr().out.splitlines() == ["-1", "illegal: no-word: action 2: the row from (0, 0) reads "
+    assert capsys.readouterr().out.splitlines() == ["-1", ("illegal: no-word: action 2: the row from (0, 0) reads "
                                                     "'CATS----------------': no formed word through the filled "
-                                                    "cells (in the dictionary, and no prefix or suffix used before)"]
+                                                    "cells (in the dictionary, and no prefix or suffix used before)")]
     out.write_text("1\n1\n0 2 t\n0\n")
     assert arena_main(argv) == 0 and capsys.readouterr().out.splitlines()[0] == "-1"
 

@@ -65,6 +65,11 @@ def test_sample_best_is_120_by_exhaustive_search():
 
 
 # ---------------------------------------------------------------- the source's figures
+@pytest.mark.parametrize(("move", "expected"), [("S", ["..", "..", "4."]), ("W", ["4.", "..", ".."])])
+def test_figure_1_2_two_threes_merge_into_a_four_up_or_down(move, expected):
+    assert slid(["3.", "..", "3."], move) == expected
+
+
 def test_figure_1_3_down_merges_two_threes_and_inserts_a_one_at_0_2():
     rows = [".1..", "..3.", "..3.", "0..."]
     assert after(rows, "S", s1="1", s2="A", y="2 0 0 0") == ["..1.", "....", "....", "014."]

@@ -16,10 +16,10 @@ import sys
 if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpath(__file__)):
     del sys.path[0]  # this folder's random.py must not shadow the standard library's random
 
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import time
+from pathlib import Path
 
-from referees.crossword import MAX_ACTIONS, Plan, apply_action, best_action, parse_board, parse_words  # noqa: E402
+from referees.crossword import MAX_ACTIONS, Plan, apply_action, best_action, parse_board, parse_words
 
 PVP_BUDGET = 0.45  # CPU seconds for the search of one PVP action
 PVE_BUDGET = 4.0   # CPU seconds for the whole PVE plan

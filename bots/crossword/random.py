@@ -13,10 +13,10 @@ import sys
 if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpath(__file__)):
     del sys.path[0]  # this folder's random.py must not shadow the standard library's random
 
-import random  # noqa: E402
-from pathlib import Path  # noqa: E402
+import random
+from pathlib import Path
 
-from referees.crossword import CrosswordPVEReferee, CrosswordPVPReferee, parse_board, parse_words  # noqa: E402
+from referees.crossword import CrosswordPVEReferee, CrosswordPVPReferee, parse_board, parse_words
 
 
 def main() -> None:
