@@ -10,8 +10,11 @@ How one move is run (Linux only: /proc, prctl, pidfd):
   set with ``prlimit`` as soon as ``exec`` has succeeded, while the dynamic
   loader of the new program is still at work: a ``preexec_fn`` would set them
   before ``exec``, but it forces ``fork`` instead of ``vfork`` and costs about
-  1.4 ms a move, twice a trivial bot's whole run.  ``Limits(strict=True)``
-  chooses that; the samples below back up the limits either way.
+  1.4-2 ms a move, more than a trivial bot's whole run.  ``Limits(strict=True)``
+  chooses that.  Without it a bot that writes at once can get a few
+  megabytes out before the limits hold when the arena is descheduled (seen
+  3 times in 200 runs on a loaded machine); the samples back up the CPU and
+  memory limits, and a ``game.out`` over the file size limit is a crash.
 * The arena process makes itself a *child subreaper*, so a grandchild that
   daemonises (double fork + ``setsid``) is re-parented to the arena instead of
   to init: every process the bot starts stays a descendant of the arena,
@@ -395,9 +398,7 @@ class _Run:
         verdict, message = self._verdict(code)
         output = None
         if verdict == "ok":
-            output, problem = read_output(self.folder, self.limits.file_size)
-            if problem:
-                verdict, message = "no-output", problem
+            output, verdict, message = read_output(self.folder, self.limits.file_size)
         return Invocation(
             verdict=verdict,
             message=message,
@@ -443,25 +444,28 @@ class _Run:
         return "crash", how
 
 
-def read_output(folder: Path, limit: int) -> tuple[str | None, str]:
-    """The text of ``folder/game.out`` and "" ; or None and what is wrong.
+def read_output(folder: Path, limit: int) -> tuple[str | None, str, str]:
+    """``(text, "ok", "")`` for ``folder/game.out``, or ``(None, verdict, why)``.
 
     Opened without following a symlink and without blocking (a bot could
     leave a FIFO there), read up to ``limit`` bytes; undecodable bytes are
-    replaced."""
+    replaced.  A file over ``limit`` (which RLIMIT_FSIZE normally prevents)
+    is a crash, like a write stopped by the limit."""
     try:
         fd = os.open(folder / OUTPUT, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
-        return None, f"no {OUTPUT} written"
+        return None, "no-output", f"no {OUTPUT} written"
     except OSError as exc:
-        return None, f"{OUTPUT} cannot be read: {exc.strerror}"
+        why = "is a symbolic link" if exc.errno == errno.ELOOP else f"cannot be read: {exc.strerror}"
+        return None, "no-output", f"{OUTPUT} {why}"
     with open(fd, "rb") as handle:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            return None, f"{OUTPUT} is not a regular file"
+            return None, "no-output", f"{OUTPUT} is not a regular file"
         if info.st_size > limit:
-            return None, f"{OUTPUT} has {info.st_size} bytes, over the file size limit of {_size(limit)}"
-        return handle.read(limit).decode("utf-8", errors="replace"), ""
+            over = f"{OUTPUT} has {info.st_size} bytes, over the file size limit of {_size(limit)}"
+            return None, "crash", over
+        return handle.read(limit).decode("utf-8", errors="replace"), "ok", ""
 
 
 # -- starting the process
@@ -492,7 +496,12 @@ def _spawn(command: list[str], folder: Path, limits: Limits) -> subprocess.Popen
         message = f"cannot execute {command[0]!r}: {exc.strerror} (a script without a #! line?)"
         raise _CannotStart(message) from None
     if not limits.strict:
-        _limit_other(proc.pid, rlimits)
+        try:
+            _limit_other(proc.pid, rlimits)
+        except PermissionError:  # a set-user-ID program: it may not run unlimited
+            proc.kill()
+            proc.communicate()
+            raise _CannotStart(f"cannot set the limits of {command[0]!r} (a set-user-ID program?)") from None
     return proc
 
 

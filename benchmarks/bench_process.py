@@ -7,10 +7,12 @@ machine load:
 * bare: write game.in, ``subprocess.run([bot], cwd=folder, capture_output=True)``,
   read game.out -- the least any runner must do;
 * arena: ``run_bot`` with the default limits (rlimits, own session, pidfd
-  wait, process-tree cleanup, verdict).
+  wait, process-tree cleanup, verdict);
+* strict: ``run_bot`` with ``Limits(strict=True)`` (rlimits set before exec,
+  which costs a ``fork`` instead of a ``vfork``), for comparison.
 
-Prints the median and mean milliseconds per move of each and their ratios
-(target: median ratio <= 1.5).  Usage: python benchmarks/bench_process.py [N]
+Prints the median and mean milliseconds per move of each and the ratios to
+bare (target for arena: median ratio <= 1.5).  Usage: python benchmarks/bench_process.py [N]
 """
 
 from __future__ import annotations
@@ -59,10 +61,10 @@ def bare(binary: Path, folder: Path) -> float:
     return elapsed
 
 
-def arena(binary: Path, folder: Path) -> float:
+def arena(binary: Path, folder: Path, limits: Limits = Limits()) -> float:
     """One move through ``run_bot``; its wall time in seconds."""
     start = time.perf_counter()
-    result = run_bot([str(binary)], folder, {"game.in": TEXT}, Limits())
+    result = run_bot([str(binary)], folder, {"game.in": TEXT}, limits)
     elapsed = time.perf_counter() - start
     assert result.verdict == "ok" and result.output == "42\n", result
     return elapsed
@@ -74,22 +76,27 @@ def main(count: int = 200) -> float:
     with tempfile.TemporaryDirectory(prefix="bench-process-") as tmp:
         root = Path(tmp)
         binary = compile_bot(root)
-        folders = {"bare": root / "bare", "arena": root / "arena"}
-        folders["bare"].mkdir()
-        times: dict[str, list[float]] = {"bare": [], "arena": []}
+        (root / "bare").mkdir()
+        ways = {
+            "bare": lambda: bare(binary, root / "bare"),
+            "arena": lambda: arena(binary, root / "arena"),
+            "strict": lambda: arena(binary, root / "strict", Limits(strict=True)),
+        }
+        times: dict[str, list[float]] = {way: [] for way in ways}
         for _ in range(10):  # warm up caches and the page cache
-            bare(binary, folders["bare"]), arena(binary, folders["arena"])
+            for move in ways.values():
+                move()
         for _ in range(count):
-            times["bare"].append(bare(binary, folders["bare"]))
-            times["arena"].append(arena(binary, folders["arena"]))
+            for way, move in ways.items():
+                times[way].append(move())
     medians = {k: statistics.median(v) * 1000 for k, v in times.items()}
     means = {k: statistics.fmean(v) * 1000 for k, v in times.items()}
     print(f"{count} moves each, trivial C bot")
-    for kind in times:
-        print(f"  {kind:5}: median {medians[kind]:.3f} ms, mean {means[kind]:.3f} ms per move")
+    for way in times:
+        ratios = f"ratio to bare: median {medians[way] / medians['bare']:.2f}, mean {means[way] / means['bare']:.2f}"
+        print(f"  {way:6}: median {medians[way]:.3f} ms, mean {means[way]:.3f} ms per move; {ratios}")
     ratio = medians["arena"] / medians["bare"]
-    mean_ratio = means["arena"] / means["bare"]
-    print(f"  ratio arena/bare: median {ratio:.2f}, mean {mean_ratio:.2f} (target <= 1.5)")
+    print(f"  arena/bare median ratio {ratio:.2f} (target <= 1.5)")
     return ratio
 
 

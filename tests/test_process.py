@@ -11,6 +11,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+import arena.process
 from arena.process import Invocation, Limits, prepare_folder, read_output, run_bot
 
 FAKE = Path(__file__).parent / "fakebots"
@@ -274,9 +275,21 @@ def test_strict_mode_applies_the_limits_before_exec(tmp_path: Path) -> None:
     assert play(tmp_path, "ok.py", limits=Limits(cpu=0.3, strict=True)).verdict == "ok"
 
 
-def test_read_output_refuses_a_file_over_the_limit(tmp_path: Path) -> None:
+def test_read_output_refuses_a_file_over_the_limit_and_links(tmp_path: Path) -> None:
     (tmp_path / "game.out").write_text("x" * 100)
-    assert read_output(tmp_path, 10) == (None, "game.out has 100 bytes, over the file size limit of 10 bytes")
-    assert read_output(tmp_path, 100) == ("x" * 100, "")
-    os.unlink(tmp_path / "game.out")
-    assert read_output(tmp_path, 100) == (None, "no game.out written")
+    too_big = "game.out has 100 bytes, over the file size limit of 10 bytes"
+    assert read_output(tmp_path, 10) == (None, "crash", too_big)
+    assert read_output(tmp_path, 100) == ("x" * 100, "ok", "")
+    os.rename(tmp_path / "game.out", tmp_path / "real.out")
+    assert read_output(tmp_path, 100) == (None, "no-output", "no game.out written")
+    (tmp_path / "game.out").symlink_to(tmp_path / "real.out")
+    assert read_output(tmp_path, 100) == (None, "no-output", "game.out is a symbolic link")
+
+
+def test_without_a_pidfd_the_exit_is_polled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # kernels before 5.3 have no pidfd_open: the same verdicts, by polling
+    monkeypatch.setattr(arena.process, "_pidfd", lambda pid: None)
+    assert play(tmp_path, "ok.py").verdict == "ok"
+    assert play(tmp_path, "spin.py").verdict == "time-limit"
+    assert play(tmp_path, "daemon.py", "sleep").verdict == "ok"
+    assert_gone(*pids_in(tmp_path / "daemon.pid"))
