@@ -74,7 +74,10 @@ def prepare_bots(
 
 def prepare_bot(path: Path, build_dir: Path) -> Bot | Excluded:
     """One bot file (an absolute path) as a bot, or why it cannot be one."""
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return Excluded(path, f"cannot be read: {exc.strerror}")
     sha = hashlib.sha256(data).hexdigest()
     suffix = path.suffix.lower()
     if suffix == ".py":
