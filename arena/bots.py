@@ -35,6 +35,11 @@ COMPILE_TIMEOUT = 120
 #: Characters of a compiler's message kept as the reason a bot is excluded.
 MESSAGE = 2000
 
+#: How Python bots are run: the arena's own interpreter, and -P so that the
+#: bot's folder is not put first on the import path (a bot named random.py
+#: would otherwise shadow the standard library's random).
+PYTHON = (sys.executable, "-P")
+
 
 @dataclass(frozen=True)
 class Bot:
@@ -81,7 +86,7 @@ def prepare_bot(path: Path, build_dir: Path) -> Bot | Excluded:
     sha = hashlib.sha256(data).hexdigest()
     suffix = path.suffix.lower()
     if suffix == ".py":
-        return Bot(path.stem, path, (sys.executable, str(path)), sha)
+        return Bot(path.stem, path, (*PYTHON, str(path)), sha)
     if suffix in COMPILERS:
         binary = compile_source(path, data, build_dir)
         if isinstance(binary, str):

@@ -58,7 +58,7 @@ def test_python_bot_runs_with_this_interpreter(tmp_path: Path) -> None:
     (bot,), excluded, notices = prepare(source, build=tmp_path / "build")
     assert (excluded, notices) == ([], [])
     assert bot.name == "ok" and bot.path == source.absolute()
-    assert bot.command == (sys.executable, str(source.absolute()))
+    assert bot.command == (sys.executable, "-P", str(source.absolute()))
     assert bot.sha256 == hashlib.sha256(source.read_bytes()).hexdigest()
 
 
@@ -67,7 +67,7 @@ def test_relative_paths_become_absolute(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.chdir(tmp_path)
     (bot,), _ = prepare_bots(["bots/rel.py"], tmp_path / "build", log=lambda _: None)
     assert bot.path == tmp_path / "bots" / "rel.py"
-    assert Path(bot.command[1]).is_absolute()
+    assert Path(bot.command[-1]).is_absolute()
 
 
 @needs_cc
@@ -198,3 +198,12 @@ def test_native_bot_is_killed_by_sigxfsz(tmp_path: Path, strict: bool) -> None:
     assert (result.verdict, result.exit_code) == ("crash", -25), result
     assert "file size limit of 1 MiB" in result.message
     assert (tmp_path / "play" / "game.out").stat().st_size <= 2**20
+
+
+def test_a_python_bot_named_like_a_standard_module_does_not_shadow_it(tmp_path):
+    """bots/random.py must be able to `import random` (the standard one)."""
+    source = tmp_path / "random.py"
+    source.write_text("import random\nopen('game.out', 'w').write(str(random.randint(5, 5)))\n")
+    (bot,), _ = prepare_bots([str(source)], tmp_path / "build")
+    result = run_bot(bot.command, tmp_path / "folder", {"game.in": ""}, Limits(cpu=5))
+    assert result.verdict == "ok" and result.output == "5", result

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main as arena_main
+from arena.bots import PYTHON
 from generator import crossword as gen
 from referees.base import BadInput, BadOutput, IllegalMove
 from referees.crossword import (
@@ -373,7 +374,7 @@ def _run_bot(tmp_path: Path, bot: str, files: dict[str, str]) -> float:
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, str(ROOT / "bots/crossword" / bot)], cwd=tmp_path, check=True, timeout=60)
+    subprocess.run([*PYTHON, str(ROOT / "bots/crossword" / bot)], cwd=tmp_path, check=True, timeout=60)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main as arena_main
+from arena.bots import PYTHON
 from generator import BadParameters
 from generator import match3 as gen
 from referees.base import BadInput, BadOutput, IllegalMove, TokenReader
@@ -435,7 +436,7 @@ def test_generator_rejects_impossible_parameters():
 def test_bots_write_a_legal_plan_as_processes(bot, tmp_path):
     state = REF.load((ROOT / "boards" / "match3" / "board1.in").read_text())
     (tmp_path / "game.in").write_text(REF.render(state, 0)["game.in"])
-    subprocess.run([sys.executable, str(ROOT / "bots" / "match3" / bot)], cwd=tmp_path, check=True, timeout=30)
+    subprocess.run([*PYTHON, str(ROOT / "bots" / "match3" / bot)], cwd=tmp_path, check=True, timeout=30)
     plan = REF.parse(state, (tmp_path / "game.out").read_text())
     REF.check(state, plan)
     scores = REF.apply(state, plan).scores

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main as arena_main
+from arena.bots import PYTHON
 from generator import BadParameters
 from generator import threes as gen
 from referees.base import BadInput, BadOutput, IllegalMove
@@ -250,7 +251,7 @@ def test_generator_rejects_a_full_grid():
 @pytest.mark.parametrize("bot", ["random.py", "beam.py"])
 def test_bot_runs_and_plays_legally(tmp_path, bot):
     (tmp_path / "game.in").write_text(SAMPLE)
-    subprocess.run([sys.executable, str(ROOT / "bots/threes" / bot)], cwd=tmp_path, check=True, timeout=30)
+    subprocess.run([*PYTHON, str(ROOT / "bots/threes" / bot)], cwd=tmp_path, check=True, timeout=30)
     state = REFEREE.load(SAMPLE)
     plan = REFEREE.parse(state, (tmp_path / "game.out").read_text())
     REFEREE.check(state, plan)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main as arena_main
+from arena.bots import PYTHON
 from generator import BadParameters
 from generator import tictactoe3d as gen
 from referees.base import BadInput, BadOutput, IllegalMove
@@ -310,7 +311,7 @@ def run_bot(bot: Path, folder: Path, state: TicTacToe3DState) -> tuple[Drop, flo
     """Run a bot as the arena does; its move and its CPU seconds."""
     (folder / "game.in").write_text(REF.render(state, REF.to_move(state))["game.in"])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, str(bot)], cwd=folder, check=True, timeout=20)
+    subprocess.run([*PYTHON, str(bot)], cwd=folder, check=True, timeout=20)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     move = REF.parse(state, (folder / "game.out").read_text())
     REF.check(state, move)

@@ -7,12 +7,6 @@ action, or a pass when none is found.
 
 from __future__ import annotations
 
-import os
-import sys
-
-if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpath(__file__)):
-    del sys.path[0]  # this folder's random.py must not shadow the standard library's random
-
 import random
 from pathlib import Path
 

@@ -9,12 +9,6 @@ Stops at ``BUDGET`` CPU seconds (the one-shot limit is 10 s).
 
 from __future__ import annotations
 
-import os
-import sys
-
-if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpath(__file__)):
-    del sys.path[0]  # this folder's random.py must not shadow the standard library's random
-
 import time
 from pathlib import Path
 
