@@ -1,0 +1,636 @@
+"""Strategy for the painting game, shared by the shipped bots and ``arena solve``.
+
+Positions are bit masks (Python ints): cell (x, y) is bit ``x * (n + 1) + y``;
+the spare column n is always 0, so shifting a mask by one never wraps a row.
+
+Three facts make exact search tractable:
+
+* Only *free* cells matter: a cell that is painted or touches a painted cell
+  can never be painted again, nor can a number on it.  A number v is *live*
+  while v cells around it can still be painted; once dead it stays dead.
+* A live number v can only use cells within distance v - 1 of it (its *zone*,
+  walking through free empty cells).  Two numbers whose zones neither overlap
+  nor touch never affect each other, so a position splits into independent
+  *parts* (groups of interacting numbers, with their zones).
+* Once some number is dead, nobody can ever paint every number, so the game
+  has no draw any more: the player who cannot move loses.  Independent parts
+  then add up like Nim heaps (Sprague-Grundy): the position is lost for the
+  player to move exactly when the XOR of the parts' Grundy values is 0.
+
+While every number is still live a draw is possible and the whole position is
+searched with win / draw / loss values instead.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from referees.paint import EMPTY, PAINTED, PaintMove, PaintState
+
+WIN, DRAW, LOSS = 1, 0, -1
+VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+
+
+class TooBig(Exception):
+    """Exact search ran out of its time or node budget."""
+
+
+# ---------------------------------------------------------------- geometry
+@dataclass(frozen=True)
+class Grid:
+    """Bit-mask geometry of an n×n board (row stride n + 1)."""
+
+    n: int
+    stride: int
+    full: int
+    columns: tuple[int, ...]
+
+    def bit(self, x: int, y: int) -> int:
+        return x * self.stride + y
+
+    def xy(self, bit: int) -> tuple[int, int]:
+        return divmod(bit, self.stride)
+
+    def grow(self, mask: int) -> int:
+        """``mask`` with every cell sharing a side with it."""
+        s = self.stride
+        return (mask | mask << 1 | mask >> 1 | mask << s | mask >> s) & self.full
+
+    def cells(self, mask: int) -> list[tuple[int, int]]:
+        return [self.xy(b) for b in bits(mask)]
+
+
+@cache
+def grid(n: int) -> Grid:
+    stride = n + 1
+    row = (1 << n) - 1
+    full = sum(row << (x * stride) for x in range(n))
+    columns = tuple(sum(1 << (x * stride + y) for x in range(n)) for y in range(n))
+    return Grid(n, stride, full, columns)
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def zone(g: Grid, at: int, v: int, empty: int) -> int:
+    """Cells within distance v - 1 of bit ``at`` walking through ``empty``
+    (``at`` included): every region of the number there lies inside."""
+    s, z = g.stride, 1 << at
+    for _ in range(v - 1):
+        wider = z | ((z << 1 | z >> 1 | z << s | z >> s) & empty)
+        if wider == z:
+            break
+        z = wider
+    return z
+
+
+def alive(g: Grid, at: int, v: int, empty: int) -> bool:
+    """Whether the number v at bit ``at`` can still be painted: at least v
+    cells reachable through ``empty`` (stops as soon as it knows)."""
+    s, z = g.stride, 1 << at
+    while z.bit_count() < v:
+        wider = z | ((z << 1 | z >> 1 | z << s | z >> s) & empty)
+        if wider == z:
+            return False
+        z = wider
+    return True
+
+
+# ---------------------------------------------------------------- positions
+@dataclass(frozen=True)
+class Part:
+    """Interacting live numbers with the free empty cells of their zones.
+
+    ``numbers`` are (bit, value) pairs in bit order; ``zones`` the matching
+    zones.  Parts of one position never interact."""
+
+    empty: int
+    numbers: tuple[tuple[int, int], ...]
+    zones: tuple[int, ...]
+    cells: int  # the union of the zones
+
+    def key(self, g: Grid) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+        """The part moved to the top-left corner: equal keys, equal games."""
+        shift = _corner(g, self.cells)
+        return g.stride, self.empty >> shift, tuple((b - shift, v) for b, v in self.numbers)
+
+
+def _corner(g: Grid, mask: int) -> int:
+    """The shift that moves ``mask`` to row 0 and column 0."""
+    top = ((mask & -mask).bit_length() - 1) // g.stride
+    left = next(y for y, col in enumerate(g.columns) if mask & col)
+    return top * g.stride + left
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position as the strategy sees it: its parts, whether some number is
+    dead (no draw possible), and whether any number is left at all."""
+
+    grid: Grid
+    parts: tuple[Part, ...]
+    dead: bool
+
+    @property
+    def numbers(self) -> int:
+        return sum(len(p.numbers) for p in self.parts)
+
+
+def position(state: PaintState) -> Position:
+    """The strategy's view of a referee state."""
+    g = grid(state.n)
+    painted = empty = 0
+    numbers: list[tuple[int, int]] = []
+    for i, v in enumerate(state.cells):
+        b = g.bit(*divmod(i, state.n))
+        if v == PAINTED:
+            painted |= 1 << b
+        elif v == EMPTY:
+            empty |= 1 << b
+        else:
+            numbers.append((b, v))
+    blocked = g.grow(painted)
+    free = [(b, v) for b, v in numbers if not blocked >> b & 1]
+    return build(g, empty & ~blocked, free, dead=len(free) < len(numbers))
+
+
+def build(g: Grid, empty: int, numbers: list[tuple[int, int]] | tuple[tuple[int, int], ...],
+          dead: bool = False) -> Position:
+    """Split free cells and unpainted free numbers into parts; numbers that
+    can no longer be painted are dropped and set ``dead``."""
+    live: list[tuple[int, int, int]] = []
+    for b, v in numbers:
+        z = zone(g, b, v, empty)
+        if z.bit_count() >= v:
+            live.append((b, v, z))
+        else:
+            dead = True
+    return Position(g, tuple(_parts(g, empty, live)), dead)
+
+
+def _parts(g: Grid, empty: int, live: list[tuple[int, int, int]]) -> list[Part]:
+    """Group live numbers whose zones overlap or touch (union-find)."""
+    parent = list(range(len(live)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    halos = [g.grow(z) for _, _, z in live]
+    for i in range(len(live)):
+        for j in range(i):
+            if live[i][2] & halos[j]:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(live)):
+        groups.setdefault(root(i), []).append(i)
+    parts = []
+    for members in groups.values():
+        cells = 0
+        for i in members:
+            cells |= live[i][2]
+        parts.append(Part(empty & cells, tuple(live[i][:2] for i in members),
+                          tuple(live[i][2] for i in members), cells))
+    return parts
+
+
+# ---------------------------------------------------------------- moves
+@dataclass
+class Budget:
+    """A CPU-time deadline (``time.process_time``) checked every few hundred
+    search nodes; ``TooBig`` when it passes."""
+
+    deadline: float | None = None
+    nodes: int = 0
+
+    def tick(self) -> None:
+        """Count a light node (checks the clock every 64)."""
+        self.nodes += 1
+        if not self.nodes & 63:
+            self.check()
+
+    def check(self) -> None:
+        """Check the clock now (before heavy work)."""
+        if self.deadline is not None and time.process_time() > self.deadline:
+            raise TooBig(f"gave up after {self.nodes} search nodes")
+
+
+def effects(g: Grid, part: Part, k: int, budget: Budget) -> Iterator[tuple[int, int]]:
+    """The moves of number ``k`` of ``part`` that differ for the rest of the
+    game: (region, cells of other zones it removes), one region per effect."""
+    at, v = part.numbers[k]
+    others = _others(g, part, k)
+    seen: set[int] = set()
+    for region in regions(g, at, v, part.zones[k] & part.empty, g.grow(others), budget):
+        effect = g.grow(region) & others
+        if effect not in seen:
+            seen.add(effect)
+            yield region, effect
+
+
+def _others(g: Grid, part: Part, k: int) -> int:
+    """The zones of the numbers of ``part`` that may outlive a move of number
+    ``k`` (those beside it die whatever region it paints)."""
+    beside = g.grow(1 << part.numbers[k][0])
+    others = 0
+    for i, ((b, _), z) in enumerate(zip(part.numbers, part.zones)):
+        if i != k and not beside >> b & 1:
+            others |= z
+    return others
+
+
+def regions(g: Grid, at: int, v: int, allowed: int, sensitive: int, budget: Budget) -> Iterator[int]:
+    """Connected sets of v cells: bit ``at`` plus cells of ``allowed``.
+
+    Redelmeier's enumeration (each frontier cell is taken, or banned for the
+    rest of the branch), cut short wherever all ways to finish a branch stay
+    outside ``sensitive``: those finish alike for the caller, so one of them
+    stands for all.  Every distinct trace on ``sensitive`` is still produced."""
+    s = g.stride
+
+    def finish(chosen: int, frontier: int, seen: int, left: int) -> Iterator[int]:
+        while frontier:
+            budget.tick()
+            avail = frontier | (allowed & ~seen)
+            reach = frontier
+            for _ in range(left - 1):
+                wider = reach | ((reach << 1 | reach >> 1 | reach << s | reach >> s) & avail)
+                if wider == reach:
+                    break
+                reach = wider
+            if reach.bit_count() < left:
+                return
+            if not reach & sensitive:
+                yield _fill(g, chosen, reach, left)
+                return
+            w = frontier & -frontier
+            frontier ^= w
+            if left == 1:
+                yield chosen | w
+                continue
+            new = (w << 1 | w >> 1 | w << s | w >> s) & allowed & ~seen
+            yield from finish(chosen | w, frontier | new, seen | new, left - 1)
+
+    start = 1 << at
+    if v == 1:
+        yield start
+        return
+    front = g.grow(start) & allowed
+    yield from finish(start, front, start | front, v - 1)
+
+
+def _fill(g: Grid, chosen: int, reach: int, left: int) -> int:
+    """``chosen`` plus ``left`` cells of ``reach``, added in breadth-first order."""
+    while left:
+        ring = g.grow(chosen) & reach & ~chosen
+        while ring and left:
+            low = ring & -ring
+            chosen |= low
+            ring ^= low
+            left -= 1
+    return chosen
+
+
+def after(g: Grid, part: Part, k: int, region: int) -> Position:
+    """What ``part`` becomes when number ``k`` paints ``region``."""
+    empty, live, dead = survivors(g, part, k, region)
+    return Position(g, tuple(_parts(g, empty, live)), dead)
+
+
+def survivors(g: Grid, part: Part, k: int, region: int) -> tuple[int, list[tuple[int, int, int]], bool]:
+    """The free empty cells, the live numbers (bit, value, zone) and whether
+    a number died, when number ``k`` of ``part`` paints ``region``.  Zones the
+    move does not reach are unchanged, so only the others are recomputed."""
+    gone = g.grow(region)
+    empty = part.empty & ~gone
+    live, dead = [], False
+    for i, ((b, v), z) in enumerate(zip(part.numbers, part.zones)):
+        if i == k:
+            continue
+        if gone >> b & 1:
+            dead = True
+            continue
+        if z & gone:
+            z = zone(g, b, v, empty)
+            if z.bit_count() < v:
+                dead = True
+                continue
+        live.append((b, v, z))
+    return empty, live, dead
+
+
+def to_move(g: Grid, region: int) -> PaintMove:
+    return PaintMove(tuple(g.cells(region)))
+
+
+# ---------------------------------------------------------------- exact search
+def _mex(values: set[int]) -> int:
+    m = 0
+    while m in values:
+        m += 1
+    return m
+
+
+class Solver:
+    """Exact values (or, with ``exact=False``, values of a model of the game
+    where each number has only its heuristic candidate regions), with memo
+    tables kept across calls: positions repeat."""
+
+    def __init__(self, exact: bool = True, deadline: float | None = None) -> None:
+        self.exact = exact
+        self.budget = Budget(deadline)
+        self.grundies: dict[tuple, int] = {}
+        self.wins_memo: dict[tuple, bool] = {}
+        self.values: dict[tuple, int] = {}
+
+    def moves(self, g: Grid, part: Part, k: int) -> Iterator[int]:
+        """The regions of number ``k`` to consider, one per distinct effect:
+        the heuristic candidates first (good moves early cut the search
+        short), then, when exact, every other effect."""
+        others = _others(g, part, k)
+        seen: set[int] = set()
+        self.budget.check()
+        for region in candidates(g, part, k):
+            seen.add(g.grow(region) & others)
+            yield region
+        if self.exact:
+            for region, effect in effects(g, part, k, self.budget):
+                if effect not in seen:
+                    seen.add(effect)
+                    yield region
+
+    def grundy(self, g: Grid, part: Part) -> int:
+        """The Grundy value of a part (the game without draws).  A part of j
+        numbers has a value of at most j, which ends the search early."""
+        count = len(part.numbers)
+        if count == 1:
+            return 1
+        key = part.key(g)
+        found = self.grundies.get(key)
+        if found is None:
+            options: set[int] = set()
+            for k in range(count):
+                for region in self.moves(g, part, k):
+                    options.add(self.xor(g, after(g, part, k, region).parts))
+                    if len(options) == count and max(options) == count - 1:
+                        break
+                else:
+                    continue
+                break
+            found = self.grundies[key] = _mex(options)
+        return found
+
+    def xor(self, g: Grid, parts: tuple[Part, ...]) -> int:
+        """The Grundy value of independent parts together."""
+        total = 0
+        for part in parts:
+            total ^= self.grundy(g, part)
+        return total
+
+    def wins(self, g: Grid, parts: tuple[Part, ...], heap: int = 0) -> bool:
+        """Whether the player to move wins the parts plus a Nim heap (no draws).
+
+        Parts of at most two numbers, and parts already valued, fold into the
+        heap; so do all but the biggest of the rest.  The biggest is searched
+        for a move to a lost position; failing that, its Grundy value is the
+        heap."""
+        big: list[Part] = []
+        for part in parts:
+            if len(part.numbers) <= 2 or part.key(g) in self.grundies:
+                heap ^= self.grundy(g, part)
+            else:
+                big.append(part)
+        if not big:
+            return heap != 0
+        big.sort(key=lambda p: len(p.numbers))
+        for part in big[:-1]:
+            heap ^= self.grundy(g, part)
+        part = big[-1]
+        key = (part.key(g), heap)
+        found = self.wins_memo.get(key)
+        if found is None:
+            found = any(not self.wins(g, (part,), smaller) for smaller in range(heap)) or any(
+                not self.wins(g, after(g, part, k, region).parts, heap)
+                for k in range(len(part.numbers)) for region in self.moves(g, part, k))
+            if not found:
+                self.grundies[part.key(g)] = heap
+            self.wins_memo[key] = found
+        return found
+
+    def value(self, pos: Position) -> int:
+        """WIN, DRAW or LOSS for the player to move."""
+        if pos.dead:
+            return WIN if self.wins(pos.grid, pos.parts) else LOSS
+        if not pos.parts:
+            return DRAW  # every number painted (the only way to have no live one)
+        key = tuple(sorted(p.key(pos.grid) for p in pos.parts))
+        found = self.values.get(key)
+        if found is None:
+            found = LOSS
+            for _, child in self.children(pos):
+                found = max(found, -self.value(child))
+                if found == WIN:
+                    break
+            self.values[key] = found
+        return found
+
+    def best(self, pos: Position) -> tuple[int, int | None]:
+        """(value, region of one best move) for the player to move; no move
+        when the game is over or (without draws) every move loses."""
+        if not pos.parts:
+            return (LOSS if pos.dead else DRAW), None
+        if pos.dead:
+            for region, child in self.children(pos):
+                if not self.wins(pos.grid, child.parts):
+                    return WIN, region
+            return LOSS, None
+        best, move = LOSS, None
+        for region, child in self.children(pos):
+            value = -self.value(child)
+            if move is None or value > best:
+                best, move = value, region
+                if best == WIN:
+                    break
+        return best, move
+
+    def children(self, pos: Position) -> Iterator[tuple[int, Position]]:
+        """(region, position after) for each move considered."""
+        for i, part in enumerate(pos.parts):
+            for k in range(len(part.numbers)):
+                for region in self.moves(pos.grid, part, k):
+                    inner = after(pos.grid, part, k, region)
+                    parts = pos.parts[:i] + inner.parts + pos.parts[i + 1:]
+                    yield region, Position(pos.grid, parts, pos.dead or inner.dead)
+
+
+# ---------------------------------------------------------------- candidate moves
+@cache
+def around(g: Grid) -> tuple[int, ...]:
+    """For each bit, the mask of that cell and the cells sharing a side with it."""
+    return tuple(g.grow(1 << b) if (g.full >> b) & 1 else 0 for b in range(g.n * g.stride))
+
+
+def candidates(g: Grid, part: Part, k: int, reach: int = 4) -> list[int]:
+    """A few regions for number ``k`` of ``part`` that differ in what they do
+    to the other numbers: the one that harms them least, the one that harms
+    them most, and for each of the ``reach`` nearest other numbers a region
+    that kills it by touching it.  Duplicates (same effect) are dropped."""
+    at, v = part.numbers[k]
+    allowed = part.zones[k] & part.empty
+    others = numbers = 0
+    for i, ((b, _), z) in enumerate(zip(part.numbers, part.zones)):
+        if i != k:
+            others |= z
+            numbers |= 1 << b
+    found = [_grow(g, 1 << at, v, allowed, others, numbers, gentle=True),
+             _grow(g, 1 << at, v, allowed, others, numbers, gentle=False)]
+    for path in _paths_to_numbers(g, at, v, allowed, numbers, reach):
+        found.append(_grow(g, path, v, allowed, others, numbers, gentle=True))
+    unique: dict[int, int] = {}
+    for region in found:
+        unique.setdefault(g.grow(region) & others, region)
+    return list(unique.values())
+
+
+def _grow(g: Grid, chosen: int, v: int, allowed: int, others: int, numbers: int, gentle: bool) -> int:
+    """Grow ``chosen`` to v cells of ``allowed``, one side-neighbour at a time,
+    taking the cell whose new surroundings touch the fewest other numbers
+    and zones (``gentle``), or the most."""
+    near = around(g)
+    foot = g.grow(chosen)
+    frontier = foot & allowed & ~chosen
+    sign = 1 if gentle else -1
+    for _ in range(v - chosen.bit_count()):
+        best, best_cost = 0, None
+        for c in bits(frontier):
+            new = near[c] & ~foot
+            cost = (sign * (new & numbers).bit_count(), sign * (new & others).bit_count(),
+                    -(near[c] & chosen).bit_count(), c)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = c, cost
+        chosen |= 1 << best
+        foot |= near[best]
+        frontier = (frontier | near[best] & allowed) & ~chosen
+    return chosen
+
+
+def _paths_to_numbers(g: Grid, at: int, v: int, allowed: int, numbers: int, reach: int) -> Iterator[int]:
+    """Shortest paths of at most v cells from bit ``at`` through ``allowed``
+    to a cell touching another number (nearest numbers first), as masks."""
+    layers = [1 << at]
+    seen = 1 << at
+    targets = g.grow(numbers) & allowed
+    hit_numbers = 0
+    found = 0
+    if g.grow(1 << at) & numbers:
+        hit_numbers |= g.grow(1 << at) & numbers  # the number itself touches them: every region kills
+    while len(layers) < v and found < reach:
+        ring = g.grow(layers[-1]) & allowed & ~seen
+        if not ring:
+            return
+        seen |= ring
+        layers.append(ring)
+        for t in bits(ring & targets):
+            victims = around(g)[t] & numbers & ~hit_numbers
+            if victims and found < reach:
+                hit_numbers |= victims
+                found += 1
+                yield _back(g, layers, t)
+
+
+def _back(g: Grid, layers: list[int], end: int) -> int:
+    """A shortest path ending at bit ``end`` of the last layer, back to layer 0."""
+    path, cell = 1 << end, end
+    for layer in reversed(layers[:-1]):
+        step = around(g)[cell] & layer
+        cell = (step & -step).bit_length() - 1
+        path |= 1 << cell
+    return path
+
+
+# ---------------------------------------------------------------- bots
+def all_candidates(pos: Position) -> Iterator[tuple[int, int, int]]:
+    """(part index, number index, region) for every candidate move."""
+    for i, part in enumerate(pos.parts):
+        for k in range(len(part.numbers)):
+            for region in candidates(pos.grid, part, k):
+                yield i, k, region
+
+
+def live_after(g: Grid, part: Part, k: int, region: int) -> tuple[int, bool]:
+    """How many numbers of ``part`` stay paintable when number ``k`` paints
+    ``region``, and whether one died (like ``survivors``, without zones)."""
+    gone = g.grow(region)
+    empty = part.empty & ~gone
+    count = 0
+    for i, ((b, v), z) in enumerate(zip(part.numbers, part.zones)):
+        if i != k and not gone >> b & 1 and (not z & gone or alive(g, b, v, empty)):
+            count += 1
+    return count, count < len(part.numbers) - 1
+
+
+def greedy_region(pos: Position) -> int:
+    """The candidate move that leaves the opponent the fewest paintable
+    numbers (a win at once if it can; a draw only when nothing better),
+    breaking ties by the most zone cells taken from other numbers."""
+    g, total = pos.grid, sum(len(p.numbers) for p in pos.parts)
+    best, best_score = 0, None
+    for i, k, region in all_candidates(pos):
+        part = pos.parts[i]
+        live, dead = live_after(g, part, k, region)
+        left = total - len(part.numbers) + live
+        ends_in_draw = left == 0 and not (dead or pos.dead)
+        score = (left + (0.5 if ends_in_draw else 0), -(g.grow(region) & part.cells).bit_count())
+        if best_score is None or score < best_score:
+            best, best_score = region, score
+    return best
+
+
+def parity_region(pos: Position, deadline: float | None = None) -> int:
+    """The candidate move after which the opponent faces an even number of
+    paintable numbers (as if each were one more move: the parity of the game
+    when nothing interacts any more), fewest first; a win at once before all.
+    Stops looking at ``deadline`` with the best move so far."""
+    g, total = pos.grid, sum(len(p.numbers) for p in pos.parts)
+    best, best_score = 0, None
+    for count, (i, k, region) in enumerate(all_candidates(pos)):
+        if deadline is not None and best_score is not None and not count & 15 and time.process_time() > deadline:
+            break
+        part = pos.parts[i]
+        live, dead = live_after(g, part, k, region)
+        left = total - len(part.numbers) + live
+        won = left == 0 and (dead or pos.dead)
+        score = (not won, left % 2, left, -(g.grow(region) & part.cells).bit_count())
+        if best_score is None or score < best_score:
+            best, best_score = region, score
+    return best
+
+
+def strong_region(pos: Position, deadline: float) -> int:
+    """The move of the strong bot, decided by ``deadline`` (process CPU time).
+
+    First a heuristic move (``parity_region``); then an exact search, which
+    replaces it by a winning (or drawing) move if it finishes in time; else
+    the same search on the model of the game (candidate regions only)."""
+    now = time.process_time()
+    move = parity_region(pos, now + 0.5 * (deadline - now))
+    now = time.process_time()
+    for exact, share in ((True, 0.5), (False, 1.0)):
+        try:
+            value, region = Solver(exact, deadline=now + share * (deadline - now)).best(pos)
+        except TooBig:
+            continue
+        if region is not None and value != LOSS:
+            move = region
+        break
+    return move
