@@ -115,6 +115,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     referee = referees.get(args.game)
     _, state = load_board(referee, Path(args.board))
     solver = import_module(_SOLVERS[args.game])
-    for line in solver.solve_lines(referee, state, args.max_seconds):
+    lines = solver.solve_lines(referee, state, args.max_seconds)
+    for line in lines:
         print(line)
-    return 0
+    # A position too big to solve in time is reported as "value: unknown": exit status 1.
+    return 1 if any(line.startswith("value: unknown") for line in lines) else 0

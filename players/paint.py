@@ -24,7 +24,7 @@ searched with win / draw / loss values instead.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -207,8 +207,8 @@ def _parts(g: Grid, empty: int, live: list[tuple[int, int, int]]) -> list[Part]:
 # ---------------------------------------------------------------- moves
 @dataclass
 class Budget:
-    """A CPU-time deadline (``time.process_time``) checked every few hundred
-    search nodes; ``TooBig`` when it passes."""
+    """A CPU-time deadline (``time.process_time``), checked every 64 search
+    steps (positions valued, regions enumerated); ``TooBig`` when it passes."""
 
     deadline: float | None = None
     nodes: int = 0
@@ -222,7 +222,7 @@ class Budget:
     def check(self) -> None:
         """Check the clock now (before heavy work)."""
         if self.deadline is not None and time.process_time() > self.deadline:
-            raise TooBig(f"gave up after {self.nodes} search nodes")
+            raise TooBig(f"gave up after {self.nodes} search steps")
 
 
 def effects(g: Grid, part: Part, k: int, budget: Budget) -> Iterator[tuple[int, int]]:
@@ -378,6 +378,7 @@ class Solver:
         key = part.key(g)
         found = self.grundies.get(key)
         if found is None:
+            self.budget.tick()
             options: set[int] = set()
             for k in range(count):
                 for region in self.moves(g, part, k):
@@ -419,6 +420,7 @@ class Solver:
         key = (part.key(g), heap)
         found = self.wins_memo.get(key)
         if found is None:
+            self.budget.tick()
             found = any(not self.wins(g, (part,), smaller) for smaller in range(heap)) or any(
                 not self.wins(g, after(g, part, k, region).parts, heap)
                 for k in range(len(part.numbers)) for region in self.moves(g, part, k))
@@ -436,6 +438,7 @@ class Solver:
         key = tuple(sorted(p.key(pos.grid) for p in pos.parts))
         found = self.values.get(key)
         if found is None:
+            self.budget.tick()
             found = LOSS
             for _, child in self.children(pos):
                 found = max(found, -self.value(child))
@@ -579,28 +582,21 @@ def live_after(g: Grid, part: Part, k: int, region: int) -> tuple[int, bool]:
     return count, count < len(part.numbers) - 1
 
 
-def greedy_region(pos: Position) -> int:
-    """The candidate move that leaves the opponent the fewest paintable
-    numbers (a win at once if it can; a draw only when nothing better),
-    breaking ties by the most zone cells taken from other numbers."""
-    g, total = pos.grid, sum(len(p.numbers) for p in pos.parts)
-    best, best_score = 0, None
-    for i, k, region in all_candidates(pos):
-        part = pos.parts[i]
-        live, dead = live_after(g, part, k, region)
-        left = total - len(part.numbers) + live
-        ends_in_draw = left == 0 and not (dead or pos.dead)
-        score = (left + (0.5 if ends_in_draw else 0), -(g.grow(region) & part.cells).bit_count())
-        if best_score is None or score < best_score:
-            best, best_score = region, score
-    return best
+@dataclass(frozen=True)
+class Outlook:
+    """What a move leaves the opponent: how many paintable numbers, whether
+    that ends the game (won, or drawn with every number painted), and how
+    many cells of the other numbers' zones it took."""
+
+    left: int
+    won: bool
+    drawn: bool
+    damage: int
 
 
-def parity_region(pos: Position, deadline: float | None = None) -> int:
-    """The candidate move after which the opponent faces an even number of
-    paintable numbers (as if each were one more move: the parity of the game
-    when nothing interacts any more), fewest first; a win at once before all.
-    Stops looking at ``deadline`` with the best move so far."""
+def best_candidate(pos: Position, score: Callable[[Outlook], tuple], deadline: float | None = None) -> int:
+    """The candidate move with the smallest ``score``; past ``deadline``
+    (process CPU time) the best found so far."""
     g, total = pos.grid, sum(len(p.numbers) for p in pos.parts)
     best, best_score = 0, None
     for count, (i, k, region) in enumerate(all_candidates(pos)):
@@ -609,11 +605,34 @@ def parity_region(pos: Position, deadline: float | None = None) -> int:
         part = pos.parts[i]
         live, dead = live_after(g, part, k, region)
         left = total - len(part.numbers) + live
-        won = left == 0 and (dead or pos.dead)
-        score = (not won, left % 2, left, -(g.grow(region) & part.cells).bit_count())
-        if best_score is None or score < best_score:
-            best, best_score = region, score
+        outlook = Outlook(left, left == 0 and (dead or pos.dead), left == 0 and not (dead or pos.dead),
+                          (g.grow(region) & part.cells).bit_count())
+        mine = score(outlook)
+        if best_score is None or mine < best_score:
+            best, best_score = region, mine
     return best
+
+
+def greedy_score(o: Outlook) -> tuple:
+    """Fewest paintable numbers for the opponent (a win at once first, a draw
+    only when nothing leaves fewer than one), then the most damage."""
+    return o.left + (0.5 if o.drawn else 0), -o.damage
+
+
+def parity_score(o: Outlook) -> tuple:
+    """A win at once; else an even number of paintable numbers for the
+    opponent (as if each were one more move, the parity of the game once
+    nothing interacts any more), fewest first; a draw only as a last resort
+    (the exact search takes a draw when it proves nothing better exists)."""
+    return not o.won, o.drawn, o.left % 2, o.left, -o.damage
+
+
+def greedy_region(pos: Position, deadline: float | None = None) -> int:
+    return best_candidate(pos, greedy_score, deadline)
+
+
+def parity_region(pos: Position, deadline: float | None = None) -> int:
+    return best_candidate(pos, parity_score, deadline)
 
 
 def strong_region(pos: Position, deadline: float) -> int:
@@ -634,3 +653,35 @@ def strong_region(pos: Position, deadline: float) -> int:
             move = region
         break
     return move
+
+
+# ---------------------------------------------------------------- arena solve
+def solve_lines(referee: object, state: PaintState, max_seconds: float) -> list[str]:
+    """``arena solve paint BOARD``: the exact value for the player to move
+    and one best move, or ``value: unknown`` when the search needs more than
+    ``max_seconds`` of CPU time."""
+    pos = position(state)
+    start = time.process_time()
+    solver = Solver(exact=True, deadline=start + max_seconds)
+    try:
+        value, region = solver.best(pos)
+    except TooBig as exc:
+        return [f"value: unknown (too big to solve within {max_seconds:g} s: {exc}; "
+                f"{pos.numbers} paintable numbers in parts of {_part_sizes(pos)})"]
+    lines = [f"value: {VALUE_NAMES[value]} (for the player to move)"]
+    if region is not None:
+        move = to_move(pos.grid, region)
+        lines.append(f"best move: {' '.join(f'({x}, {y})' for x, y in move.cells)}")
+        lines.append("game.out:")
+        lines.extend(move.to_text().splitlines())
+    elif not pos.parts:
+        lines.append("best move: none (the game is over: " + (
+            "the player to move cannot move)" if pos.dead else "every number is painted)"))
+    else:
+        lines.append("best move: none (every move loses against best play)")
+    lines.append(f"searched {solver.budget.nodes} steps in {time.process_time() - start:.2f} s")
+    return lines
+
+
+def _part_sizes(pos: Position) -> str:
+    return ", ".join(str(len(p.numbers)) for p in sorted(pos.parts, key=lambda p: -len(p.numbers)))

@@ -1,0 +1,197 @@
+"""The painting game's exact solver (``players.paint``) and ``arena solve``:
+against a brute-force minimax over the referee on tiny boards, its region
+enumeration against the referee's, the split into independent parts, the
+shipped group1 values, and the command's output and exit status."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from players.paint import (
+    DRAW,
+    LOSS,
+    WIN,
+    Budget,
+    Solver,
+    TooBig,
+    effects,
+    grid,
+    position,
+    regions,
+    to_move,
+)
+from referees.paint import (
+    EMPTY,
+    PAINTED,
+    PaintMove,
+    PaintState,
+    apply_move,
+    check_move,
+    outcome,
+    parse_board,
+    parse_move,
+    playable_numbers,
+)
+from referees.paint import regions as referee_regions
+
+ROOT = Path(__file__).resolve().parent.parent
+GROUP1 = sorted((ROOT / "boards" / "group1").glob("*.in"))
+
+
+def random_state(rng: random.Random, n: int, hi: int, density: float, painted: float = 0.1) -> PaintState:
+    """A random position: numbers 1..hi with probability ``density``, some painted cells."""
+    cells = []
+    for _ in range(n * n):
+        if rng.random() < density:
+            cells.append(rng.randint(1, hi))
+        else:
+            cells.append(PAINTED if rng.random() < painted else EMPTY)
+    return PaintState(n, tuple(cells))
+
+
+def brute_value(state: PaintState) -> int:
+    """WIN / DRAW / LOSS for the player to move, by plain minimax over every
+    region the referee enumerates (memo on the cells)."""
+    memo: dict[tuple[int, ...], int] = {}
+
+    def value(st: PaintState) -> int:
+        if st.cells not in memo:
+            end = outcome(st)
+            if end is not None:
+                memo[st.cells] = DRAW if end.winner is None else (WIN if end.winner == st.seat else LOSS)
+            else:
+                memo[st.cells] = max(-value(apply_move(st, PaintMove.of(st, region)))
+                                     for i in playable_numbers(st) for region in referee_regions(st, i))
+        return memo[st.cells]
+
+    return value(state)
+
+
+def solve(state: PaintState) -> tuple[int, PaintMove | None]:
+    value, region = Solver().best(position(state))
+    return value, None if region is None else to_move(grid(state.n), region)
+
+
+def check_solution(state: PaintState) -> None:
+    """The solver's value is the brute force's, and its move is legal and keeps it."""
+    expected = brute_value(state)
+    value, move = solve(state)
+    assert value == expected, f"solver says {value}, brute force {expected}"
+    if move is None:
+        assert value == LOSS or outcome(state) is not None
+    else:
+        check_move(state, move)
+        assert -brute_value(apply_move(state, move)) == value
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_solver_agrees_with_brute_force_on_tiny_boards(seed):
+    rng = random.Random(seed)
+    for _ in range(40):
+        check_solution(random_state(rng, rng.choice([3, 4, 4, 5]), rng.choice([3, 4, 5]),
+                                    rng.choice([0.15, 0.25, 0.35])))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_solver_agrees_with_brute_force_with_bigger_numbers(seed):
+    rng = random.Random(100 + seed)
+    for _ in range(15):
+        check_solution(random_state(rng, rng.choice([5, 6]), 7, rng.choice([0.08, 0.12, 0.18])))
+
+
+def test_every_shipped_group1_board_is_a_first_player_win():
+    assert len(GROUP1) == 4
+    for path in GROUP1:
+        state = parse_board(path.read_text())
+        value, move = solve(state)
+        assert value == WIN == brute_value(state), path.name
+        check_move(state, move)
+
+
+def test_the_sources_example_is_a_first_player_win():
+    check_solution(parse_board((ROOT / "boards" / "examples" / "example.in").read_text()))
+
+
+@pytest.mark.parametrize("text, value", [
+    ("3\n# # #\n# B #\n# # #\n", DRAW),  # no number left
+    ("3\n2 B #\n# # #\n# # #\n", LOSS),  # the 2 touches paint: no move, and it can never be painted
+    ("3\n1 # 1\n# # #\n1 # #\n", DRAW),  # three 1s that never touch: all get painted
+    ("3\n1 1 #\n# # #\n# # #\n", WIN),  # painting one 1 kills the other: no move is left
+    ("3\n1 1 #\n# # #\n# # 1\n", LOSS),  # whatever I paint, one lone 1 is left for the opponent
+])
+def test_positions_at_or_near_the_end(text, value):
+    state = parse_board(text)
+    assert solve(state)[0] == value == brute_value(state)
+
+
+def test_independent_numbers_form_separate_parts():
+    far = position(parse_board("7\n2 # # # # # #\n# # # # # # #\n# # # # # # #\n"
+                               "# # # # # # #\n# # # # # # #\n# # # # # # #\n# # # # # # 2\n"))
+    assert len(far.parts) == 2 and not far.dead
+    near = position(parse_board("4\n2 # # #\n# # 2 #\n# # # #\n# # # #\n"))
+    assert len(near.parts) == 1
+
+
+def test_a_number_without_room_is_dead():
+    pos = position(parse_board("3\n3 B #\nB # #\n# # 1\n"))  # the 3 has no free cell next to it
+    assert pos.dead and pos.numbers == 1
+
+
+def test_region_enumeration_matches_the_referee():
+    rng = random.Random(7)
+    for _ in range(30):
+        state = random_state(rng, 5, 6, 0.12)
+        pos, g = position(state), grid(5)
+        for part in pos.parts:
+            for (bit, v), z in zip(part.numbers, part.zones):
+                x, y = g.xy(bit)
+                ours = {frozenset(x * 5 + y for x, y in g.cells(r))
+                        for r in regions(g, bit, v, z & part.empty, g.full, Budget())}
+                assert ours == set(referee_regions(state, x * 5 + y))
+
+
+def test_effects_keep_one_region_per_distinct_effect():
+    rng = random.Random(8)
+    for _ in range(30):
+        state = random_state(rng, 6, 6, 0.12)
+        pos, g = position(state), grid(6)
+        for part in pos.parts:
+            for k, (bit, v) in enumerate(part.numbers):
+                found = list(effects(g, part, k, Budget()))
+                assert len({e for _, e in found}) == len(found)
+                every = {r for r in regions(g, bit, v, part.zones[k] & part.empty, g.full, Budget())}
+                others = 0
+                for i, z in enumerate(part.zones):
+                    if i != k and not g.grow(1 << bit) >> part.numbers[i][0] & 1:
+                        others |= z
+                assert {e for _, e in found} == {g.grow(r) & others for r in every}
+
+
+def test_the_budget_stops_a_big_search():
+    state = parse_board((ROOT / "boards" / "group3" / "board1.in").read_text())
+    solver = Solver()
+    solver.budget.deadline = 0.0
+    with pytest.raises(TooBig):
+        solver.best(position(state))
+
+
+def test_arena_solve_prints_value_and_move(capsys):
+    path = GROUP1[0]
+    assert main(["solve", "paint", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("value: win")
+    k = int(lines[lines.index("game.out:") + 1])
+    move_text = "\n".join(lines[lines.index("game.out:") + 1:][:k + 1])
+    state = parse_board(path.read_text())
+    check_move(state, parse_move(move_text))
+
+
+def test_arena_solve_says_when_a_position_is_too_big(capsys):
+    path = ROOT / "boards" / "group3" / "board1.in"
+    assert main(["solve", "paint", str(path), "--max-seconds", "0.05"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("value: unknown (too big to solve within 0.05 s")
