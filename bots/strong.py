@@ -1,0 +1,39 @@
+"""Painting-game bot: exact play when it can, a parity heuristic when not.
+
+Its own clock is the process's CPU time (``time.process_time`` counts the
+interpreter's start, about 0.1 s), and it answers by ``DEADLINE`` seconds,
+well under the 1 s limit.  Within that time (``players.paint.strong_region``):
+
+1. a heuristic move: the candidate region that leaves the opponent an even
+   number of paintable numbers;
+2. an exact search of the position, split into independent parts and
+   valued by Sprague-Grundy once no draw is possible; when it finishes it
+   plays a winning move (or a drawing one) whenever one exists;
+3. if that runs out of time, the same search over candidate regions only
+   (a model of the game), trusted when it finds a win.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpath(__file__)):
+    del sys.path[0]  # this folder's random.py must not shadow the standard library's random
+
+from pathlib import Path
+
+from players.paint import position, strong_region, to_move
+from referees.paint import parse_board
+
+#: CPU seconds, counted from the start of the process, by which the move is chosen.
+DEADLINE = 0.6
+
+
+def main() -> None:
+    pos = position(parse_board(Path("game.in").read_text()))
+    Path("game.out").write_text(to_move(pos.grid, strong_region(pos, DEADLINE)).to_text())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""The shipped painting-game bots: as real processes (game.in in, game.out
+out, legal, within the CPU limit), their strategies in-process on many random
+boards (every move checked by the referee), and the strong bot's exact play:
+it finds a winning move whenever the solver knows one, and never loses a
+group1 board the solver calls won."""
+
+from __future__ import annotations
+
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_paint_solver import brute_value, random_state
+
+from players.paint import LOSS, WIN, Solver, greedy_region, parity_region, position, strong_region, to_move
+from referees.paint import PaintMove, PaintReferee, PaintState, apply_move, check_move, outcome, parse_board, parse_move
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "bots"
+GROUP1 = sorted((ROOT / "boards" / "group1").glob("*.in"))
+REFEREE = PaintReferee()
+
+Strategy = Callable[[PaintState, random.Random], PaintMove]
+#: CPU seconds the strong bot has to think once the interpreter has started.
+THINKING = 0.5
+
+
+def _with(choose: Callable) -> Strategy:
+    def play(state: PaintState, rng: random.Random) -> PaintMove:
+        pos = position(state)
+        return to_move(pos.grid, choose(pos))
+    return play
+
+
+STRATEGIES: dict[str, Strategy] = {
+    "random": REFEREE.random_move,
+    "greedy": _with(greedy_region),
+    "parity": _with(parity_region),
+    "strong": _with(lambda pos: strong_region(pos, time.process_time() + 0.05)),
+}
+
+
+def play_game(state: PaintState, first: Strategy, second: Strategy, rng: random.Random) -> tuple[int | None, int]:
+    """Play to the end, checking every move; (winner seat or None, moves)."""
+    players, moves = (first, second), 0
+    while (end := outcome(state)) is None:
+        move = players[state.seat](state, rng)
+        check_move(state, move)
+        state = apply_move(state, move)
+        moves += 1
+    return end.winner, moves
+
+
+# ---------------------------------------------------------------- as processes
+def _commands(tmp_path: Path) -> dict[str, list[str]]:
+    commands = {name: [sys.executable, "-P", str(BOTS / f"{name}.py")]
+                for name in ("random", "greedy", "strong", "template")}
+    compiler = shutil.which("g++") or shutil.which("c++")
+    if compiler:
+        binary = tmp_path / "template-cpp"
+        subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(binary), str(BOTS / "template.cpp")], check=True)
+        commands["template.cpp"] = [str(binary)]
+    return commands
+
+
+def run_bot(command: list[str], folder: Path, state: PaintState) -> tuple[PaintMove, float]:
+    """One invocation, the arena's way: game.in written, the bot run in its
+    folder; the move it wrote and the CPU time it used."""
+    folder.mkdir(exist_ok=True)
+    (folder / "game.in").write_text(REFEREE.render(state, state.seat)["game.in"])
+    (folder / "game.out").unlink(missing_ok=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, cwd=folder, check=True, stdin=subprocess.DEVNULL, timeout=10)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return parse_move((folder / "game.out").read_text()), cpu
+
+
+def test_every_bot_plays_whole_games_as_a_process(tmp_path):
+    boards = [GROUP1[0], ROOT / "boards" / "examples" / "example.in"]
+    for name, command in _commands(tmp_path).items():
+        for board in boards:
+            state = parse_board(board.read_text())
+            while outcome(state) is None:
+                move, _ = run_bot(command, tmp_path / name, state)
+                check_move(state, move)
+                state = apply_move(state, move)
+
+
+def test_every_bot_answers_a_30x30_board_within_the_cpu_limit(tmp_path):
+    state = parse_board((ROOT / "boards" / "group3" / "board1.in").read_text())
+    for name, command in _commands(tmp_path).items():
+        move, cpu = run_bot(command, tmp_path / name, state)
+        check_move(state, move)
+        assert cpu < 0.9, f"{name} used {cpu:.2f} s of CPU"
+
+
+# ---------------------------------------------------------------- strategies
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_strategy_plays_legal_moves_on_random_boards(name):
+    rng = random.Random(name)
+    for _ in range(25):
+        state = random_state(rng, rng.choice([5, 8, 11]), rng.choice([4, 7, 10]), rng.choice([0.1, 0.2]), 0.02)
+        opponent = STRATEGIES[rng.choice(sorted(STRATEGIES))]
+        play_game(state, STRATEGIES[name], opponent, rng)
+
+
+def test_strong_plays_a_winning_move_whenever_the_solver_knows_one():
+    rng, checked = random.Random(11), 0
+    while checked < 40:
+        state = random_state(rng, rng.choice([4, 5, 6]), rng.choice([5, 7]), rng.choice([0.12, 0.25]))
+        if outcome(state) is not None or Solver().best(position(state))[0] != WIN:
+            continue
+        move = _with(lambda pos: strong_region(pos, time.process_time() + THINKING))(state, rng)
+        check_move(state, move)
+        assert brute_value(apply_move(state, move)) == LOSS
+        checked += 1
+
+
+@pytest.mark.parametrize("opponent", ["random", "greedy", "parity"])
+def test_strong_never_loses_a_won_group1_board(opponent):
+    rng = random.Random(opponent)
+    for path in GROUP1:
+        state = parse_board(path.read_text())
+        assert Solver().best(position(state))[0] == WIN
+        for _ in range(5 if opponent == "random" else 1):
+            winner, _ = play_game(state, STRATEGIES["strong"], STRATEGIES[opponent], rng)
+            assert winner == 0, path.name
