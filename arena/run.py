@@ -6,6 +6,7 @@ import argparse
 import logging
 import shlex
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -52,6 +53,7 @@ def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, n
     _setup_logging(store.folder / LOG)
     resume = shlex.join(["arena", *sys.argv[1:]] + ([] if args.name else ["--name", name]))
     log.info("results in %s (to resume if interrupted: %s)", store.folder, resume)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as cleanly as on Ctrl-C
     try:
         records = tournament.run(game, store, records, jobs=args.jobs)
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ import ctypes
 import itertools
 import logging
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Iterator
@@ -85,28 +86,50 @@ def _play_all(tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: in
         queue = iter(todo)
         try:
             for spec, state in itertools.islice(queue, jobs * 2):
-                pending.add(pool.submit(play, tournament.referee, spec, state, tournament.limits))
+                pending.add(pool.submit(_play_in_worker, tournament.referee, spec, state, tournament.limits))
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     yield future.result()
                     for spec, state in itertools.islice(queue, 1):
-                        pending.add(pool.submit(play, tournament.referee, spec, state, tournament.limits))
+                        pending.add(pool.submit(_play_in_worker, tournament.referee, spec, state, tournament.limits))
         except BaseException:
-            for future in pending:
-                future.cancel()
+            workers = list((pool._processes or {}).values())  # no public API stops running work
+            pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()  # SIGTERM: the worker kills its bot, then exits
             raise
 
 
 def _worker_init() -> None:
-    """A worker dies with the arena (so a killed arena leaves no games running),
-    and leaves Ctrl-C to the parent, which stops the pool."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """A worker stops with the arena, even a SIGKILLed one: the kernel sends it
+    SIGTERM when its parent dies (PR_SET_PDEATHSIG), which raises here, so the
+    bot running in it is killed with its whole tree on the way out."""
+    signal.signal(signal.SIGTERM, _stop)
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except OSError:
         pass  # not Linux: the worker ends when the pool's pipe closes
+    if os.getppid() == 1:  # the arena died before prctl took effect
+        _stop(signal.SIGTERM, None)
+
+
+class _Stopped(BaseException):
+    """Raised in a worker by SIGTERM, to unwind through run_bot's cleanup."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped(signum)
+
+
+def _play_in_worker(*args: Any) -> dict[str, Any]:
+    """``play`` in a pool worker; stopped by SIGTERM, the worker exits at once
+    (once the bot is killed), rather than waiting for more work."""
+    try:
+        return play(*args)
+    except _Stopped as stop:
+        os._exit(128 + stop.args[0])
 
 
 class Progress:

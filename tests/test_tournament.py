@@ -180,3 +180,28 @@ def test_bad_input_is_a_clear_error(setup, args, message):
 def test_show_of_a_folder_that_is_not_a_tournament(setup):
     result = _arena("show", "boards", cwd=setup)
     assert result.returncode == 2 and "not a tournament results folder" in result.stderr
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how):
+    bots = setup / "bots"
+    for name in ("a", "b"):
+        _write_bot(bots, name, "import time; time.sleep(60)")
+    arena = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "run", "--bots", "bots/a.py", "bots/b.py", "--boards", "boards",
+         "--name", "s", "--jobs", "2", "--cpu", "20", "--wall", "60"],
+        cwd=setup, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(_strays(str(bots))) < 2:
+        time.sleep(0.05)
+    assert len(_strays(str(bots))) >= 2, "both bots should be running"
+    started = time.monotonic()
+    arena.send_signal(how)
+    _, err = arena.communicate(timeout=30)
+    assert time.monotonic() - started < 10
+    if how != signal.SIGKILL:
+        assert arena.returncode == 130 and "Resume with: arena run" in err, err
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and _strays(str(bots)):
+        time.sleep(0.1)
+    assert not _strays(str(bots))
