@@ -76,10 +76,9 @@ def run(tournament: Tournament, store: Store, records: list[dict[str, Any]], *, 
 
 
 def _play_all(tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: int) -> Iterator[dict[str, Any]]:
-    if jobs <= 1 or len(todo) <= 1:
-        for spec, state in todo:
-            yield play(tournament.referee, spec, state, tournament.limits)
+    if not todo:
         return
+    # Even one job plays in a worker: a worker's bot is cleaned up if the arena is killed.
     context = multiprocessing.get_context("fork")  # workers inherit the referee and the log handlers
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_init) as pool:
         pending: set[Future] = set()

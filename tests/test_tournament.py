@@ -182,19 +182,20 @@ def test_show_of_a_folder_that_is_not_a_tournament(setup):
     assert result.returncode == 2 and "not a tournament results folder" in result.stderr
 
 
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
-def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how):
+@pytest.mark.parametrize("how, jobs", [(signal.SIGKILL, "2"), (signal.SIGKILL, "1"), (signal.SIGTERM, "2"),
+                                       (signal.SIGINT, "1")])
+def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how, jobs):
     bots = setup / "bots"
     for name in ("a", "b"):
         _write_bot(bots, name, "import time; time.sleep(60)")
     arena = subprocess.Popen(
         [sys.executable, "-m", "arena.cli", "run", "--bots", "bots/a.py", "bots/b.py", "--boards", "boards",
-         "--name", "s", "--jobs", "2", "--cpu", "20", "--wall", "60"],
+         "--name", "s", "--jobs", jobs, "--cpu", "20", "--wall", "60"],
         cwd=setup, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and len(_strays(str(bots))) < 2:
+    while time.monotonic() < deadline and len(_strays(str(bots))) < int(jobs):
         time.sleep(0.05)
-    assert len(_strays(str(bots))) >= 2, "both bots should be running"
+    assert len(_strays(str(bots))) >= int(jobs), "a bot should be running in each worker"
     started = time.monotonic()
     arena.send_signal(how)
     _, err = arena.communicate(timeout=30)
