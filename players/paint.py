@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from referees.paint import EMPTY, PAINTED, PaintMove, PaintState
 
@@ -61,6 +61,11 @@ class Grid:
 
     def cells(self, mask: int) -> list[tuple[int, int]]:
         return [self.xy(b) for b in bits(mask)]
+
+    @cached_property
+    def around(self) -> tuple[int, ...]:
+        """For each bit, the mask of that cell and the cells sharing a side with it."""
+        return tuple(self.grow(1 << b) if (self.full >> b) & 1 else 0 for b in range(self.n * self.stride))
 
 
 @cache
@@ -132,8 +137,8 @@ def _corner(g: Grid, mask: int) -> int:
 
 @dataclass(frozen=True)
 class Position:
-    """A position as the strategy sees it: its parts, whether some number is
-    dead (no draw possible), and whether any number is left at all."""
+    """A position as the strategy sees it: its parts (no part: no live
+    number), and whether some unpainted number is dead (no draw possible)."""
 
     grid: Grid
     parts: tuple[Part, ...]
@@ -477,12 +482,6 @@ class Solver:
 
 
 # ---------------------------------------------------------------- candidate moves
-@cache
-def around(g: Grid) -> tuple[int, ...]:
-    """For each bit, the mask of that cell and the cells sharing a side with it."""
-    return tuple(g.grow(1 << b) if (g.full >> b) & 1 else 0 for b in range(g.n * g.stride))
-
-
 def candidates(g: Grid, part: Part, k: int, reach: int = 4) -> list[int]:
     """A few regions for number ``k`` of ``part`` that differ in what they do
     to the other numbers: the one that harms them least, the one that harms
@@ -509,7 +508,7 @@ def _grow(g: Grid, chosen: int, v: int, allowed: int, others: int, numbers: int,
     """Grow ``chosen`` to v cells of ``allowed``, one side-neighbour at a time,
     taking the cell whose new surroundings touch the fewest other numbers
     and zones (``gentle``), or the most."""
-    near = around(g)
+    near = g.around
     foot = g.grow(chosen)
     frontier = foot & allowed & ~chosen
     sign = 1 if gentle else -1
@@ -544,7 +543,7 @@ def _paths_to_numbers(g: Grid, at: int, v: int, allowed: int, numbers: int, reac
         seen |= ring
         layers.append(ring)
         for t in bits(ring & targets):
-            victims = around(g)[t] & numbers & ~hit_numbers
+            victims = g.around[t] & numbers & ~hit_numbers
             if victims and found < reach:
                 hit_numbers |= victims
                 found += 1
@@ -555,7 +554,7 @@ def _back(g: Grid, layers: list[int], end: int) -> int:
     """A shortest path ending at bit ``end`` of the last layer, back to layer 0."""
     path, cell = 1 << end, end
     for layer in reversed(layers[:-1]):
-        step = around(g)[cell] & layer
+        step = g.around[cell] & layer
         cell = (step & -step).bit_length() - 1
         path |= 1 << cell
     return path

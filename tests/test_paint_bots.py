@@ -63,9 +63,9 @@ def _commands(tmp_path: Path) -> dict[str, list[str]]:
                 for name in ("random", "greedy", "strong", "template")}
     compiler = shutil.which("g++") or shutil.which("c++")
     if compiler:
-        binary = tmp_path / "template-cpp"
-        subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(binary), str(BOTS / "template.cpp")], check=True)
-        commands["template.cpp"] = [str(binary)]
+        binary = tmp_path / "template-cpp.bin"
+        subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(binary), str(BOTS / "template-cpp.cpp")], check=True)
+        commands["template-cpp"] = [str(binary)]
     return commands
 
 

@@ -6,6 +6,7 @@ shipped group1 values, and the command's output and exit status."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ from players.paint import (
     LOSS,
     WIN,
     Budget,
+    Grid,
+    Part,
     Solver,
     TooBig,
     effects,
@@ -141,34 +144,41 @@ def test_a_number_without_room_is_dead():
     assert pos.dead and pos.numbers == 1
 
 
-def test_region_enumeration_matches_the_referee():
-    rng = random.Random(7)
+def live_numbers(seed: int, n: int) -> Iterator[tuple[PaintState, Part, int]]:
+    """(state, part, index in the part) for every live number of 30 random n×n positions."""
+    rng = random.Random(seed)
     for _ in range(30):
-        state = random_state(rng, 5, 6, 0.12)
-        pos, g = position(state), grid(5)
-        for part in pos.parts:
-            for (bit, v), z in zip(part.numbers, part.zones):
-                x, y = g.xy(bit)
-                ours = {frozenset(x * 5 + y for x, y in g.cells(r))
-                        for r in regions(g, bit, v, z & part.empty, g.full, Budget())}
-                assert ours == set(referee_regions(state, x * 5 + y))
+        state = random_state(rng, n, 6, 0.12)
+        for part in position(state).parts:
+            for k in range(len(part.numbers)):
+                yield state, part, k
+
+
+def every_region(g: Grid, part: Part, k: int) -> set[int]:
+    """Every region of number k (nothing counts as filler)."""
+    bit, v = part.numbers[k]
+    return set(regions(g, bit, v, part.zones[k] & part.empty, g.full, Budget()))
+
+
+def test_region_enumeration_matches_the_referee():
+    g = grid(5)
+    for state, part, k in live_numbers(7, 5):
+        x, y = g.xy(part.numbers[k][0])
+        ours = {frozenset(x * 5 + y for x, y in g.cells(r)) for r in every_region(g, part, k)}
+        assert ours == set(referee_regions(state, x * 5 + y))
 
 
 def test_effects_keep_one_region_per_distinct_effect():
-    rng = random.Random(8)
-    for _ in range(30):
-        state = random_state(rng, 6, 6, 0.12)
-        pos, g = position(state), grid(6)
-        for part in pos.parts:
-            for k, (bit, v) in enumerate(part.numbers):
-                found = list(effects(g, part, k, Budget()))
-                assert len({e for _, e in found}) == len(found)
-                every = {r for r in regions(g, bit, v, part.zones[k] & part.empty, g.full, Budget())}
-                others = 0
-                for i, z in enumerate(part.zones):
-                    if i != k and not g.grow(1 << bit) >> part.numbers[i][0] & 1:
-                        others |= z
-                assert {e for _, e in found} == {g.grow(r) & others for r in every}
+    g = grid(6)
+    for _, part, k in live_numbers(8, 6):
+        found = list(effects(g, part, k, Budget()))
+        assert len({e for _, e in found}) == len(found)
+        beside = g.grow(1 << part.numbers[k][0])
+        others = 0
+        for i, z in enumerate(part.zones):
+            if i != k and not beside >> part.numbers[i][0] & 1:  # a neighbour dies whatever is painted
+                others |= z
+        assert {e for _, e in found} == {g.grow(r) & others for r in every_region(g, part, k)}
 
 
 def test_the_budget_stops_a_big_search():

@@ -1,6 +1,7 @@
 // A template bot for the painting game in C++17, with no arena code: copy it,
-// rename it, make it smarter.  The arena compiles it once (g++ -O2 -std=c++17)
-// and runs it once per move in a folder of its own.
+// rename it, make it smarter.  The arena compiles it once (c++ -O2 -std=c++17)
+// and runs it once per move in a folder of its own.  (A bot's name is its file
+// name without the extension, so this one is "template-cpp", not "template".)
 //
 // game.in:  N, then N rows of N tokens: '#' empty, 'B' painted, or a number.
 // game.out: the count k of cells painted, then k lines "x y" (row, column, from 0).
