@@ -485,8 +485,9 @@ class Solver:
 def candidates(g: Grid, part: Part, k: int, reach: int = 4) -> list[int]:
     """A few regions for number ``k`` of ``part`` that differ in what they do
     to the other numbers: the one that harms them least, the one that harms
-    them most, and for each of the ``reach`` nearest other numbers a region
-    that kills it by touching it.  Duplicates (same effect) are dropped."""
+    them most, one that reaches out to touch (kill) as many as it can, and
+    for each of the ``reach`` nearest other numbers a region that kills it
+    by touching it.  Duplicates (same effect) are dropped."""
     at, v = part.numbers[k]
     allowed = part.zones[k] & part.empty
     others = numbers = 0
@@ -495,7 +496,8 @@ def candidates(g: Grid, part: Part, k: int, reach: int = 4) -> list[int]:
             others |= z
             numbers |= 1 << b
     found = [_grow(g, 1 << at, v, allowed, others, numbers, gentle=True),
-             _grow(g, 1 << at, v, allowed, others, numbers, gentle=False)]
+             _grow(g, 1 << at, v, allowed, others, numbers, gentle=False),
+             _grow(g, _sweep(g, at, v, allowed, numbers), v, allowed, others, numbers, gentle=False)]
     for path in _paths_to_numbers(g, at, v, allowed, numbers, reach):
         found.append(_grow(g, path, v, allowed, others, numbers, gentle=True))
     unique: dict[int, int] = {}
@@ -550,14 +552,45 @@ def _paths_to_numbers(g: Grid, at: int, v: int, allowed: int, numbers: int, reac
                 yield _back(g, layers, t)
 
 
+def _sweep(g: Grid, at: int, v: int, allowed: int, numbers: int) -> int:
+    """At most v cells from bit ``at`` through ``allowed``: shortest paths to
+    the nearest number not yet touched, again and again while cells last;
+    the last path, if too long, goes only part of the way (closing in on a
+    number takes its room even when the region cannot touch it)."""
+    chosen = 1 << at
+    while chosen.bit_count() < v:
+        targets = g.grow(numbers & ~g.grow(chosen)) & allowed & ~chosen
+        layers, seen = [chosen], chosen
+        while not layers[-1] & targets:
+            ring = g.grow(layers[-1]) & allowed & ~seen
+            if not ring:
+                return chosen
+            seen |= ring
+            layers.append(ring)
+        if len(layers) == 1:
+            return chosen
+        hit = layers[-1] & targets
+        for cell in _path(g, layers, (hit & -hit).bit_length() - 1)[:v - chosen.bit_count()]:
+            chosen |= 1 << cell
+    return chosen
+
+
 def _back(g: Grid, layers: list[int], end: int) -> int:
-    """A shortest path ending at bit ``end`` of the last layer, back to layer 0."""
-    path, cell = 1 << end, end
-    for layer in reversed(layers[:-1]):
+    """Layer 0 and a shortest path from it to bit ``end`` of the last layer, as a mask."""
+    mask = layers[0]
+    for cell in _path(g, layers, end):
+        mask |= 1 << cell
+    return mask
+
+
+def _path(g: Grid, layers: list[int], end: int) -> list[int]:
+    """The cells of a shortest path from layer 1 to bit ``end`` of the last layer, in order."""
+    path, cell = [end], end
+    for layer in reversed(layers[1:-1]):
         step = g.around[cell] & layer
         cell = (step & -step).bit_length() - 1
-        path |= 1 << cell
-    return path
+        path.append(cell)
+    return path[::-1]
 
 
 # ---------------------------------------------------------------- bots
@@ -639,19 +672,39 @@ def strong_region(pos: Position, deadline: float) -> int:
 
     First a heuristic move (``parity_region``); then an exact search, which
     replaces it by a winning (or drawing) move if it finishes in time; else
-    the same search on the model of the game (candidate regions only)."""
+    a move that wins in the model of the game (candidate regions only), if
+    the exact search cannot refute it in the time left."""
     now = time.process_time()
     move = parity_region(pos, now + 0.5 * (deadline - now))
     now = time.process_time()
-    for exact, share in ((True, 0.5), (False, 1.0)):
-        try:
-            value, region = Solver(exact, deadline=now + share * (deadline - now)).best(pos)
-        except TooBig:
-            continue
-        if region is not None and value != LOSS:
-            move = region
-        break
-    return move
+    exact = Solver(deadline=now + 0.5 * (deadline - now))
+    try:
+        value, region = exact.best(pos)
+        return region if region is not None and value != LOSS else move
+    except TooBig:
+        pass
+    return _model_win(pos, exact, deadline) or move
+
+
+def _model_win(pos: Position, exact: Solver, deadline: float) -> int | None:
+    """A move after which the opponent loses in the model of the game, and
+    that ``exact`` does not prove wrong within part of the time left."""
+    model = Solver(exact=False, deadline=deadline)
+    try:
+        for region, child in model.children(pos):
+            if model.value(child) != LOSS:
+                continue
+            now = time.process_time()
+            exact.budget.deadline = now + 0.4 * (deadline - now)
+            try:
+                if exact.value(child) != LOSS:
+                    continue  # the model missed a reply
+            except TooBig:
+                pass
+            return region
+    except TooBig:
+        pass
+    return None
 
 
 # ---------------------------------------------------------------- arena solve
