@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.bots import Bot
 from arena.boards import Board
+from arena.bots import Bot
 from arena.process import Invocation, Limits, run_bot
 from referees.base import BadOutput, IllegalMove, Outcome, Referee
 

@@ -68,7 +68,7 @@ class Store:
             except ValueError:
                 if number == len(lines):  # the last line, without its newline: an interrupted write
                     continue
-                raise ArenaError(f"{str(path)}:{number}: not a JSON game record: {line[:80]!r}") from None
+                raise ArenaError(f"{path!s}:{number}: not a JSON game record: {line[:80]!r}") from None
         return records
 
     # ------------------------------------------------------------ writing

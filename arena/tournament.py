@@ -20,8 +20,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from arena.bots import Bot
 from arena.boards import Board
+from arena.bots import Bot
 from arena.match import GameSpec, play
 from arena.process import Limits
 from arena.store import Store
@@ -148,7 +148,7 @@ class Progress:
 
 
 def _clock(seconds: float) -> str:
-    seconds = int(round(seconds))
+    seconds = round(seconds)
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 

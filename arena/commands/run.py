@@ -1,9 +1,10 @@
-"""``arena run``: validate the inputs, then play and print the tables."""
+"""``arena run``: validate the inputs, play the round-robin, print the tables."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import shlex
 import shutil
 import signal
@@ -13,11 +14,13 @@ import time
 from pathlib import Path
 
 import multiprocessing_logging
+from tabulate import tabulate_formats
 
 import referees
 from arena import tables, tournament
 from arena.boards import find_boards, load_board
 from arena.bots import prepare_bots
+from arena.commands import get_referee, positive_float, positive_int
 from arena.errors import ArenaError
 from arena.process import Limits
 from arena.store import LOG, Store
@@ -25,11 +28,44 @@ from arena.store import LOG, Store
 log = logging.getLogger("arena")
 
 
-def run_command(args: argparse.Namespace) -> int:
-    try:
-        referee = referees.get(args.game)
-    except LookupError as exc:
-        raise ArenaError(str(exc)) from None
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "run",
+        help="run a round-robin tournament",
+        description="Run a round-robin tournament: for a two-player game every pair of bots plays every "
+        "board twice (once in each seat order; win 3, draw 1.5, loss or fault 0); for a single-player game "
+        "every bot plays every board once and its score is recorded. Results go to RESULTS/NAME: "
+        "tournament.json, games.jsonl (one line per game, written as it finishes), arena.log and tables.txt. "
+        "Running the same command with the same --name resumes an interrupted tournament.",
+    )
+    parser.add_argument("--game", default="paint", metavar="GAME",
+                        help=f"the game (default paint); one of: {', '.join(referees.names())}")
+    parser.add_argument("--bots", nargs="+", required=True, metavar="BOT",
+                        help="bot files: .py (run with this Python), .c/.cpp (compiled once with -O2), or any "
+                        "executable; folders and names starting with '_' or '.' are skipped")
+    parser.add_argument("--boards", nargs="+", required=True, metavar="BOARD",
+                        help="board files, or folders whose *.in files are boards")
+    parser.add_argument("--name", help="the tournament's name (default: the game and a timestamp); "
+                        "an existing name with the same configuration resumes it")
+    parser.add_argument("--results", default="results", metavar="DIR", help="where results folders go (default results)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="discard an existing tournament of this name whose configuration differs")
+    parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1,
+                        help="games played in parallel (default: the number of cores, %(default)s here)")
+    parser.add_argument("--cpu", type=positive_float, metavar="SECONDS",
+                        help="CPU time per invocation, whole process tree (default: the game's, 1 s per move, "
+                        "10 s for one-shot games)")
+    parser.add_argument("--wall", type=positive_float, metavar="SECONDS",
+                        help="wall-clock cap per invocation (default 3 x the CPU limit)")
+    parser.add_argument("--memory", type=positive_int, default=256, metavar="MIB",
+                        help="memory per invocation in MiB (default 256)")
+    parser.add_argument("--format", default="simple", choices=tabulate_formats, metavar="FORMAT",
+                        help="table format: plain, simple, github, html, latex, ... (default simple)")
+    parser.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    referee = get_referee(args.game)
     boards = tuple(load_board(referee, path) for path in find_boards(args.boards))
     name = args.name or time.strftime(f"{referee.name}-%Y%m%d-%H%M%S")
     store = Store(Path(args.results) / name)

@@ -1,0 +1,66 @@
+"""``arena judge``: a game's judge mode, like the original problem's judge."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import referees
+from arena.commands import get_referee, read_text
+from arena.errors import ArenaError
+from referees.base import BadInput
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    sub._parser_class, default_class = JudgeParser, sub._parser_class  # argparse has no public hook
+    parser = sub.add_parser(
+        "judge",
+        help="replay or score a game from files, like the original problem's judge",
+        description="Judge mode: read a game's inputs and print the verdict, like the original problem's judge.",
+    )
+    sub._parser_class = default_class
+    parser.add_argument("game", metavar="GAME", choices=referees.names(), help="one of: " + ", ".join(referees.names()))
+    parser.add_argument("files", nargs="*", metavar="FILE", help="the game's inputs ('-' or none: standard input)")
+    parser.set_defaults(func=main)
+
+
+class JudgeParser(argparse.ArgumentParser):
+    """Lists each game's judge inputs in --help, importing the referees only then."""
+
+    def format_help(self) -> str:
+        lines = []
+        for name in referees.names():
+            referee = referees.get(name)
+            if referee.judge_inputs:
+                lines.append(f"  arena judge {name} {referee.judge_help}")
+        return super().format_help() + "\njudge modes:\n" + "\n".join(lines) + "\n"
+
+
+def read_extras(referee: referees.Referee, board_path: str) -> dict[str, str]:
+    """The files a game keeps beside its board file (e.g. ``words.txt``)."""
+    folder = Path(board_path).parent if board_path != "-" else Path.cwd()
+    return {name: read_text(str(folder / name), f"{referee.name} file") for name in referee.board_files}
+
+
+def main(args: argparse.Namespace) -> int:
+    referee = get_referee(args.game)
+    wanted = referee.judge_inputs
+    if not wanted:
+        raise ArenaError(f"game {args.game!r} has no judge mode")
+    files = list(args.files)
+    if len(wanted) == 1 and not files:
+        files = ["-"]
+    if len(files) != len(wanted):
+        raise ArenaError(
+            f"arena judge {args.game} takes {len(wanted)} input(s): {' '.join(wanted)}; got {len(files)}"
+        )
+    texts = [read_text(path, name.lower()) for path, name in zip(files, wanted)]
+    extras = read_extras(referee, files[0])
+    try:
+        for line in referee.judge(texts, extras):
+            print(line, flush=True)
+    except BadInput as exc:
+        # A referee names the input by its judge_inputs name; show the path.
+        paths = dict(zip(wanted, files))
+        raise ArenaError(str(exc.located(paths.get(exc.where or wanted[0], exc.where or files[0])))) from None
+    return 0
