@@ -166,6 +166,8 @@ def test_resume_after_the_arena_is_killed(setup):
     (["--bots", "bots/a.py", "bots/b.py", "--boards", "missing"], "board 'missing' does not exist"),
     (["--bots", "bots/a.py", "bots/b.py", "--boards", "bad"], "bad/b.in:3"),
     (["--game", "chess", "--bots", "bots/a.py", "bots/b.py", "--boards", "boards"], "unknown game 'chess'"),
+    (["--bots", "bots/a.py", "bots/b.py", "--boards", "boards", "boards/b1.in"], "two boards are named 'boards/b1'"),
+    (["--bots", "bots/a.py", "bots/a.py", "--boards", "boards"], "listed twice"),
 ])
 def test_bad_input_is_a_clear_error(setup, args, message):
     for name in ("a", "b"):

@@ -11,6 +11,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import multiprocessing_logging
@@ -18,7 +19,7 @@ from tabulate import tabulate_formats
 
 import referees
 from arena import tables, tournament
-from arena.boards import find_boards, load_board
+from arena.boards import Board, find_boards, load_board
 from arena.bots import prepare_bots
 from arena.commands import get_referee, positive_float, positive_int
 from arena.errors import ArenaError
@@ -67,6 +68,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     referee = get_referee(args.game)
     boards = tuple(load_board(referee, path) for path in find_boards(args.boards))
+    _check_unique_names(board for board, _ in boards)
     name = args.name or time.strftime(f"{referee.name}-%Y%m%d-%H%M%S")
     store = Store(Path(args.results) / name)
     build = Path(tempfile.mkdtemp(prefix="arena-build-"))
@@ -82,6 +84,16 @@ def main(args: argparse.Namespace) -> int:
         return _play(game, store, args, name)
     finally:
         shutil.rmtree(build, ignore_errors=True)
+
+
+def _check_unique_names(boards: Iterable[Board]) -> None:
+    """Board names (``folder/stem``) identify games in the records, so they must differ."""
+    seen: dict[str, Path] = {}
+    for board in boards:
+        if board.name in seen:
+            raise ArenaError(f"two boards are named {board.name!r}: {str(seen[board.name])!r} and "
+                             f"{str(board.path)!r} (a board's name is its folder and file name; list each once)")
+        seen[board.name] = board.path
 
 
 def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, name: str) -> int:
