@@ -79,11 +79,11 @@ class Store:
         path = self.folder / CONFIG
         if path.exists():
             old = self.config()
-            if old != config:
+            if _identity(old) != _identity(config):
                 if not overwrite:
                     raise ArenaError(
                         f"{str(self.folder)!r} holds a tournament with a different configuration "
-                        f"({_first_difference(old, config)}); use another --name, or --overwrite to discard it"
+                        f"({_first_difference(_identity(old), _identity(config))}); use another --name, or --overwrite to discard it"
                     )
                 shutil.rmtree(self.folder)
         elif self.folder.exists() and any(self.folder.iterdir()):
@@ -117,6 +117,16 @@ class Store:
         if data and not data.endswith(b"\n"):
             with open(path, "r+b") as handle:
                 handle.truncate(data.rfind(b"\n") + 1)
+
+
+def _identity(config: dict[str, Any]) -> dict[str, Any]:
+    """What must match for a resume: everything but where files were found
+    (``./boards`` and ``boards`` are the same boards; names and hashes decide)."""
+    def strip(item: Any) -> Any:
+        return {k: v for k, v in item.items() if k != "path"} if isinstance(item, dict) else item
+
+    return {key: [strip(item) for item in value] if key in ("bots", "boards") else value
+            for key, value in config.items()}
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -45,3 +45,15 @@ def test_show_refuses_a_folder_that_is_not_a_tournament(tmp_path):
     (tmp_path / "other" / "x").write_text("")
     with pytest.raises(ArenaError, match="exists and is not a tournament"):
         Store(tmp_path / "other").start({}, overwrite=False)
+
+
+def test_resume_ignores_where_files_were_found_but_not_their_content(tmp_path):
+    config = {"game": "paint", "bots": [{"name": "a", "path": "/x/a.py", "sha256": "1"}],
+              "boards": [{"name": "g/b1", "path": "boards/g/b1.in", "sha256": "2"}]}
+    store = Store(tmp_path / "t")
+    store.start(config, overwrite=False)
+    moved = {**config, "boards": [{"name": "g/b1", "path": "./boards/g/b1.in", "sha256": "2"}]}
+    assert store.start(moved, overwrite=False) == []
+    changed = {**config, "bots": [{"name": "a", "path": "/x/a.py", "sha256": "3"}]}
+    with pytest.raises(ArenaError, match="'bots' was"):
+        store.start(changed, overwrite=False)
