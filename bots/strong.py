@@ -27,7 +27,7 @@ from players.paint import position, strong_region, to_move
 from referees.paint import parse_board
 
 #: CPU seconds, counted from the start of the process, by which the move is chosen.
-DEADLINE = 0.6
+DEADLINE = 0.72
 
 
 def main() -> None:

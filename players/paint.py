@@ -182,28 +182,23 @@ def build(g: Grid, empty: int, numbers: list[tuple[int, int]] | tuple[tuple[int,
 
 
 def _parts(g: Grid, empty: int, live: list[tuple[int, int, int]]) -> list[Part]:
-    """Group live numbers whose zones overlap or touch (union-find)."""
-    parent = list(range(len(live)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    halos = [g.grow(z) for _, _, z in live]
-    for i in range(len(live)):
-        for j in range(i):
-            if live[i][2] & halos[j]:
-                parent[root(i)] = root(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(live)):
-        groups.setdefault(root(i), []).append(i)
+    """Group live numbers whose zones overlap or touch: each number joins
+    (and merges) the groups whose zones' surroundings meet its zone."""
+    groups: list[tuple[int, int, list[int]]] = []  # (zones, their surroundings, members)
+    for i, (_, _, z) in enumerate(live):
+        zones, halo, members = z, g.grow(z), [i]
+        kept = []
+        for group in groups:
+            if group[1] & z:
+                zones |= group[0]
+                halo |= group[1]
+                members += group[2]
+            else:
+                kept.append(group)
+        groups = kept + [(zones, halo, members)]
     parts = []
-    for members in groups.values():
-        cells = 0
-        for i in members:
-            cells |= live[i][2]
+    for cells, _, members in groups:
+        members.sort()
         parts.append(Part(empty & cells, tuple(live[i][:2] for i in members),
                           tuple(live[i][2] for i in members), cells))
     return parts
@@ -310,6 +305,12 @@ def after(g: Grid, part: Part, k: int, region: int) -> Position:
     """What ``part`` becomes when number ``k`` paints ``region``."""
     empty, live, dead = survivors(g, part, k, region)
     return Position(g, tuple(_parts(g, empty, live)), dead)
+
+
+def after_move(pos: Position, i: int, k: int, region: int) -> Position:
+    """The position after number ``k`` of part ``i`` paints ``region``."""
+    inner = after(pos.grid, pos.parts[i], k, region)
+    return Position(pos.grid, pos.parts[:i] + inner.parts + pos.parts[i + 1:], pos.dead or inner.dead)
 
 
 def survivors(g: Grid, part: Part, k: int, region: int) -> tuple[int, list[tuple[int, int, int]], bool]:
@@ -476,9 +477,7 @@ class Solver:
         for i, part in enumerate(pos.parts):
             for k in range(len(part.numbers)):
                 for region in self.moves(pos.grid, part, k):
-                    inner = after(pos.grid, part, k, region)
-                    parts = pos.parts[:i] + inner.parts + pos.parts[i + 1:]
-                    yield region, Position(pos.grid, parts, pos.dead or inner.dead)
+                    yield region, after_move(pos, i, k, region)
 
 
 # ---------------------------------------------------------------- candidate moves
@@ -495,36 +494,58 @@ def candidates(g: Grid, part: Part, k: int, reach: int = 4) -> list[int]:
         if i != k:
             others |= z
             numbers |= 1 << b
-    found = [_grow(g, 1 << at, v, allowed, others, numbers, gentle=True),
-             _grow(g, 1 << at, v, allowed, others, numbers, gentle=False),
-             _grow(g, _sweep(g, at, v, allowed, numbers), v, allowed, others, numbers, gentle=False)]
-    for path in _paths_to_numbers(g, at, v, allowed, numbers, reach):
-        found.append(_grow(g, path, v, allowed, others, numbers, gentle=True))
     unique: dict[int, int] = {}
-    for region in found:
+    for region in _candidates(g, at, v, allowed, others, numbers, reach):
         unique.setdefault(g.grow(region) & others, region)
     return list(unique.values())
 
 
+def _candidates(g: Grid, at: int, v: int, allowed: int, others: int, numbers: int, reach: int) -> list[int]:
+    """The regions of ``candidates``, remembered: they depend only on what
+    lies within one step of the number's free cells, which most moves
+    elsewhere leave alone."""
+    near = g.grow(allowed | 1 << at)
+    key = (g.n, at, v, allowed, others & near, numbers & near, reach)
+    found = _CANDIDATES.get(key)
+    if found is None:
+        found = [_grow(g, 1 << at, v, allowed, others, numbers, gentle=True),
+                 _grow(g, 1 << at, v, allowed, others, numbers, gentle=False),
+                 _grow(g, _sweep(g, at, v, allowed, numbers), v, allowed, others, numbers, gentle=False)]
+        for path in _paths_to_numbers(g, at, v, allowed, numbers, reach):
+            found.append(_grow(g, path, v, allowed, others, numbers, gentle=True))
+        if len(_CANDIDATES) > 200_000:
+            _CANDIDATES.clear()
+        _CANDIDATES[key] = found
+    return found
+
+
+_CANDIDATES: dict[tuple, list[int]] = {}
+
+
 def _grow(g: Grid, chosen: int, v: int, allowed: int, others: int, numbers: int, gentle: bool) -> int:
     """Grow ``chosen`` to v cells of ``allowed``, one side-neighbour at a time,
-    taking the cell whose new surroundings touch the fewest other numbers
-    and zones (``gentle``), or the most."""
+    taking the cell whose new surroundings touch the fewest other numbers,
+    then the fewest cells of their zones (``gentle``), or the most; then the
+    cell with the most neighbours already chosen (compact regions).  A cell's
+    cost changes only when a cell within distance 2 is taken."""
     near = g.around
     foot = g.grow(chosen)
-    frontier = foot & allowed & ~chosen
     sign = 1 if gentle else -1
+
+    def cost(c: int) -> int:
+        # One integer orders (kills, harm, -compactness, cell): kills <= 4, harm <= 5.
+        new = near[c] & ~foot
+        return ((sign * ((new & numbers).bit_count() * 16 + (new & others).bit_count()) * 8
+                 - (near[c] & chosen).bit_count()) << 12) + c
+
+    costs = {c: cost(c) for c in bits(foot & allowed & ~chosen)}
     for _ in range(v - chosen.bit_count()):
-        best, best_cost = 0, None
-        for c in bits(frontier):
-            new = near[c] & ~foot
-            cost = (sign * (new & numbers).bit_count(), sign * (new & others).bit_count(),
-                    -(near[c] & chosen).bit_count(), c)
-            if best_cost is None or cost < best_cost:
-                best, best_cost = c, cost
+        best = min(costs, key=costs.__getitem__)
+        del costs[best]
         chosen |= 1 << best
         foot |= near[best]
-        frontier = (frontier | near[best] & allowed) & ~chosen
+        for c in bits(g.grow(near[best]) & foot & allowed & ~chosen):
+            costs[c] = cost(c)
     return chosen
 
 
@@ -626,23 +647,29 @@ class Outlook:
     damage: int
 
 
-def best_candidate(pos: Position, score: Callable[[Outlook], tuple], deadline: float | None = None) -> int:
-    """The candidate move with the smallest ``score``; past ``deadline``
-    (process CPU time) the best found so far."""
-    g, total = pos.grid, sum(len(p.numbers) for p in pos.parts)
-    best, best_score = 0, None
+def ranked_candidates(pos: Position, score: Callable[[Outlook], tuple],
+                      deadline: float | None = None) -> list[tuple[tuple, int, int, int]]:
+    """(score, part index, number index, region) for each candidate move,
+    smallest score first; past ``deadline`` (process CPU time) only those
+    looked at so far."""
+    g, total = pos.grid, pos.numbers
+    ranked = []
     for count, (i, k, region) in enumerate(all_candidates(pos)):
-        if deadline is not None and best_score is not None and not count & 15 and time.process_time() > deadline:
+        if deadline is not None and ranked and not count & 15 and time.process_time() > deadline:
             break
         part = pos.parts[i]
         live, dead = live_after(g, part, k, region)
         left = total - len(part.numbers) + live
         outlook = Outlook(left, left == 0 and (dead or pos.dead), left == 0 and not (dead or pos.dead),
                           (g.grow(region) & part.cells).bit_count())
-        mine = score(outlook)
-        if best_score is None or mine < best_score:
-            best, best_score = region, mine
-    return best
+        ranked.append((score(outlook), i, k, region))
+    ranked.sort(key=lambda entry: entry[0])
+    return ranked
+
+
+def best_candidate(pos: Position, score: Callable[[Outlook], tuple], deadline: float | None = None) -> int:
+    """The candidate move with the smallest ``score``."""
+    return ranked_candidates(pos, score, deadline)[0][3]
 
 
 def greedy_score(o: Outlook) -> tuple:
@@ -670,28 +697,60 @@ def parity_region(pos: Position, deadline: float | None = None) -> int:
 def strong_region(pos: Position, deadline: float) -> int:
     """The move of the strong bot, decided by ``deadline`` (process CPU time).
 
-    First a heuristic move (``parity_region``); then an exact search, which
-    replaces it by a winning (or drawing) move if it finishes in time; else
-    a move that wins in the model of the game (candidate regions only), if
-    the exact search cannot refute it in the time left."""
+    First the candidate moves ranked by ``parity_score``; then a short exact
+    search, which plays a winning (or drawing) move if it finishes; else the
+    first move in that ranking that wins in the model of the game (candidate
+    regions only), unless the exact search refutes it; else the exact search
+    again, with its memo, until the deadline; else the best-ranked move."""
     now = time.process_time()
-    move = parity_region(pos, now + 0.5 * (deadline - now))
+    ranked = ranked_candidates(pos, parity_score, now + 0.3 * (deadline - now))
     now = time.process_time()
-    exact = Solver(deadline=now + 0.5 * (deadline - now))
+    exact = Solver(deadline=now + 0.15 * (deadline - now))
     try:
         value, region = exact.best(pos)
-        return region if region is not None and value != LOSS else move
+        if region is not None and value != LOSS:
+            return region
+        return _swindle(pos, exact, deadline) or ranked[0][3]
     except TooBig:
         pass
-    return _model_win(pos, exact, deadline) or move
+    found = _model_win(pos, [entry[1:] for entry in ranked], exact, deadline)
+    if found is not None:
+        return found
+    exact.budget.deadline = deadline
+    try:
+        value, region = exact.best(pos)
+        if region is not None and value != LOSS:
+            return region
+    except TooBig:
+        pass
+    return ranked[0][3]
 
 
-def _model_win(pos: Position, exact: Solver, deadline: float) -> int | None:
-    """A move after which the opponent loses in the model of the game, and
-    that ``exact`` does not prove wrong within part of the time left."""
+def _swindle(pos: Position, exact: Solver, deadline: float) -> int | None:
+    """In a lost position, the move that leaves the opponent the largest
+    share of moves that lose (one per distinct effect), as far as the exact
+    search gets by ``deadline``."""
+    exact.budget.deadline = deadline
+    best, best_share = None, -1.0
+    try:
+        for region, child in exact.children(pos):
+            replies = [exact.value(grand) for _, grand in exact.children(child)]
+            share = replies.count(WIN) / len(replies) if replies else 0.0
+            if share > best_share:
+                best, best_share = region, share
+    except TooBig:
+        pass
+    return best
+
+
+def _model_win(pos: Position, moves: list[tuple[int, int, int]], exact: Solver, deadline: float) -> int | None:
+    """The first of ``moves`` (part index, number index, region) after which
+    the opponent loses in the model of the game, and that ``exact`` does not
+    prove wrong within part of the time left."""
     model = Solver(exact=False, deadline=deadline)
     try:
-        for region, child in model.children(pos):
+        for i, k, region in moves:
+            child = after_move(pos, i, k, region)
             if model.value(child) != LOSS:
                 continue
             now = time.process_time()
