@@ -1,16 +1,20 @@
-"""Painting-game bot: exact play when it can, a parity heuristic when not.
+"""Painting-game bot: exact play when it can, search in a model of the game when not.
 
 Its own clock is the process's CPU time (``time.process_time`` counts the
 interpreter's start, about 0.1 s), and it answers by ``DEADLINE`` seconds,
-well under the 1 s limit.  Within that time (``players.paint.strong_region``):
+with room to spare under the 1 s limit.  Within that time
+(``players.paint.strong_region``):
 
-1. a heuristic move: the candidate region that leaves the opponent an even
-   number of paintable numbers;
-2. an exact search of the position, split into independent parts and
+1. the candidate moves (a few regions per number), ranked by a parity
+   heuristic: leave the opponent an even number of paintable numbers;
+2. a short exact search of the position, split into independent parts and
    valued by Sprague-Grundy once no draw is possible; when it finishes it
-   plays a winning move (or a drawing one) whenever one exists;
-3. if that runs out of time, the same search over candidate regions only
-   (a model of the game), trusted when it finds a win.
+   plays a winning move (or a drawing one) whenever one exists, and in a
+   lost position the move that leaves the opponent most ways to go wrong;
+3. else, in ranking order, the first move that wins in a model of the game
+   where every number has only its candidate regions, unless the exact
+   search (keeping what it learnt) proves the model wrong;
+4. else the exact search again until the deadline; else the best-ranked move.
 """
 
 from __future__ import annotations
