@@ -15,6 +15,9 @@ with room to spare under the 1 s limit.  Within that time
    where every number has only its candidate regions, unless the exact
    search (keeping what it learnt) proves the model wrong;
 4. else the exact search again until the deadline; else the best-ranked move.
+
+What the searches learnt is saved in the bot's folder (``MEMORY``) after the
+move is written, and read back at its next move of the same game.
 """
 
 from __future__ import annotations
@@ -27,16 +30,20 @@ if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpat
 
 from pathlib import Path
 
-from players.paint import position, strong_region, to_move
+from players.paint import load_memory, position, save_memory, strong_region, to_move
 from referees.paint import parse_board
 
 #: CPU seconds, counted from the start of the process, by which the move is chosen.
 DEADLINE = 0.72
+#: Where the bot keeps what it learnt between its moves of one game.
+MEMORY = Path("strong.memory")
 
 
 def main() -> None:
     pos = position(parse_board(Path("game.in").read_text()))
-    Path("game.out").write_text(to_move(pos.grid, strong_region(pos, DEADLINE)).to_text())
+    memory = load_memory(MEMORY)
+    Path("game.out").write_text(to_move(pos.grid, strong_region(pos, DEADLINE, memory)).to_text())
+    save_memory(MEMORY, memory)
 
 
 if __name__ == "__main__":

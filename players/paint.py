@@ -23,10 +23,12 @@ searched with win / draw / loss values instead.
 
 from __future__ import annotations
 
+import pickle
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
+from pathlib import Path
 
 from referees.paint import EMPTY, PAINTED, PaintMove, PaintState
 
@@ -347,17 +349,67 @@ def _mex(values: set[int]) -> int:
     return m
 
 
+@dataclass
+class Memory:
+    """What the searches learnt, by position: kept across calls, and across
+    a bot's moves if it saves them (keys do not depend on where on the
+    board a part lies).  One set of tables for the exact game, one for the
+    model."""
+
+    tables: dict[bool, tuple[dict, dict, dict]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for exact in (True, False):
+            self.tables.setdefault(exact, ({}, {}, {}))
+
+    def size(self) -> int:
+        return sum(len(table) for tables in self.tables.values() for table in tables)
+
+
+#: Most bytes a saved memory takes: the arena caps any file a bot writes at 1 MiB.
+SAVED_BYTES = 800_000
+
+
+def load_memory(path: Path) -> Memory:
+    """The memory a bot saved at its previous move (an empty one if there is
+    none, or if the file cannot be read back)."""
+    try:
+        tables, remembered = pickle.loads(path.read_bytes())
+        memory = Memory(tables)
+        memory.size()
+    except Exception:  # missing, truncated or foreign: start afresh rather than fault
+        return Memory()
+    _CANDIDATES.update(remembered)
+    return memory
+
+
+def save_memory(path: Path, memory: Memory) -> None:
+    """Save ``memory`` and the remembered candidate regions for the next move
+    in at most ``SAVED_BYTES``: if they do not fit, the candidates go first,
+    then the model's tables, then everything.  A failure to write only
+    loses the memory."""
+    attempts = ((memory.tables, _CANDIDATES), (memory.tables, {}), ({True: memory.tables[True]}, {}))
+    for tables, remembered in attempts:
+        data = pickle.dumps((tables, remembered), protocol=pickle.HIGHEST_PROTOCOL)
+        if len(data) <= SAVED_BYTES:
+            break
+    else:
+        data = b""
+    try:
+        path.write_bytes(data)
+    except OSError:
+        path.unlink(missing_ok=True)
+
+
 class Solver:
     """Exact values (or, with ``exact=False``, values of a model of the game
     where each number has only its heuristic candidate regions), with memo
-    tables kept across calls: positions repeat."""
+    tables kept across calls (``memory``): positions repeat."""
 
-    def __init__(self, exact: bool = True, deadline: float | None = None) -> None:
+    def __init__(self, exact: bool = True, deadline: float | None = None, memory: Memory | None = None) -> None:
         self.exact = exact
         self.budget = Budget(deadline)
-        self.grundies: dict[tuple, int] = {}
-        self.wins_memo: dict[tuple, bool] = {}
-        self.values: dict[tuple, int] = {}
+        self.grundies, self.wins_memo, self.values = (memory or Memory()).tables[exact]
 
     def moves(self, g: Grid, part: Part, k: int) -> Iterator[int]:
         """The regions of number ``k`` to consider, one per distinct effect:
@@ -694,18 +746,20 @@ def parity_region(pos: Position, deadline: float | None = None) -> int:
     return best_candidate(pos, parity_score, deadline)
 
 
-def strong_region(pos: Position, deadline: float) -> int:
+def strong_region(pos: Position, deadline: float, memory: Memory | None = None) -> int:
     """The move of the strong bot, decided by ``deadline`` (process CPU time).
 
     First the candidate moves ranked by ``parity_score``; then a short exact
     search, which plays a winning (or drawing) move if it finishes; else the
     first move in that ranking that wins in the model of the game (candidate
     regions only), unless the exact search refutes it; else the exact search
-    again, with its memo, until the deadline; else the best-ranked move."""
+    again, with its memo, until the deadline; else the best-ranked move.
+    ``memory`` carries what the searches learnt to the next call."""
+    memory = memory or Memory()
     now = time.process_time()
     ranked = ranked_candidates(pos, parity_score, now + 0.3 * (deadline - now))
     now = time.process_time()
-    exact = Solver(deadline=now + 0.15 * (deadline - now))
+    exact = Solver(deadline=now + 0.15 * (deadline - now), memory=memory)
     try:
         value, region = exact.best(pos)
         if region is not None and value != LOSS:
@@ -713,7 +767,7 @@ def strong_region(pos: Position, deadline: float) -> int:
         return _swindle(pos, exact, deadline) or ranked[0][3]
     except TooBig:
         pass
-    found = _model_win(pos, [entry[1:] for entry in ranked], exact, deadline)
+    found = _model_win(pos, [entry[1:] for entry in ranked], exact, Solver(False, deadline, memory), deadline)
     if found is not None:
         return found
     exact.budget.deadline = deadline
@@ -743,11 +797,11 @@ def _swindle(pos: Position, exact: Solver, deadline: float) -> int | None:
     return best
 
 
-def _model_win(pos: Position, moves: list[tuple[int, int, int]], exact: Solver, deadline: float) -> int | None:
+def _model_win(pos: Position, moves: list[tuple[int, int, int]], exact: Solver, model: Solver,
+               deadline: float) -> int | None:
     """The first of ``moves`` (part index, number index, region) after which
-    the opponent loses in the model of the game, and that ``exact`` does not
-    prove wrong within part of the time left."""
-    model = Solver(exact=False, deadline=deadline)
+    the opponent loses in the ``model`` of the game, and that ``exact`` does
+    not prove wrong within part of the time left."""
     try:
         for i, k, region in moves:
             child = after_move(pos, i, k, region)

@@ -101,6 +101,20 @@ def test_every_bot_answers_a_30x30_board_within_the_cpu_limit(tmp_path):
         assert cpu < 0.9, f"{name} used {cpu:.2f} s of CPU"
 
 
+def test_strong_keeps_a_small_memory_and_survives_a_broken_one(tmp_path):
+    command = [sys.executable, "-P", str(BOTS / "strong.py")]
+    folder = tmp_path / "strong"
+    folder.mkdir()
+    (folder / "strong.memory").write_bytes(b"not a memory")
+    state = parse_board((ROOT / "boards" / "group3" / "board1.in").read_text())
+    for _ in range(2):  # the second move reads what the first one saved
+        move, cpu = run_bot(command, folder, state)
+        check_move(state, move)
+        state = apply_move(state, move)
+        assert 0 < (folder / "strong.memory").stat().st_size <= 2**20
+        assert cpu < 0.9
+
+
 # ---------------------------------------------------------------- strategies
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 def test_strategy_plays_legal_moves_on_random_boards(name):
