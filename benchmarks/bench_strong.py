@@ -62,7 +62,8 @@ def main() -> int:
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--max", type=float, default=0.9, help="fail if a move takes this much CPU or more")
     args = parser.parse_args()
-    games = [(str(b), (str(STRONG), args.opponent) if seat == 0 else (args.opponent, str(STRONG)), seat)
+    opponent = str(Path(args.opponent).resolve())  # bots run in their own folders
+    games = [(str(b), (str(STRONG), opponent) if seat == 0 else (opponent, str(STRONG)), seat)
              for b in find_boards(args.boards) for seat in (0, 1)]
     times: list[float] = []
     faults: list[str] = []
