@@ -484,7 +484,9 @@ def _spawn(command: list[str], folder: Path, limits: Limits) -> subprocess.Popen
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-            preexec_fn=(lambda: _limit_self(rlimits)) if limits.strict else None,
+            # the hook only calls setrlimit: it takes no lock another thread (a logging queue's
+            # feeder) might have held at the fork
+            preexec_fn=(lambda: _limit_self(rlimits)) if limits.strict else None,  # noqa: PLW1509
         )
     except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
         if exc.filename == str(folder):

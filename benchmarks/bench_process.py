@@ -61,10 +61,10 @@ def bare(binary: Path, folder: Path) -> float:
     return elapsed
 
 
-def arena(binary: Path, folder: Path, limits: Limits = Limits()) -> float:
+def arena(binary: Path, folder: Path, limits: Limits | None = None) -> float:
     """One move through ``run_bot``; its wall time in seconds."""
     start = time.perf_counter()
-    result = run_bot([str(binary)], folder, {"game.in": TEXT}, limits)
+    result = run_bot([str(binary)], folder, {"game.in": TEXT}, limits or Limits())
     elapsed = time.perf_counter() - start
     assert result.verdict == "ok" and result.output == "42\n", result
     return elapsed

@@ -57,10 +57,10 @@ class PaintParams:
         checks = (
             (self.n >= 1, f"the board size N must be at least 1, got {self.n}"),
             (self.centers >= 1, f"the number of centers S must be at least 1, got {self.centers}"),
-            (self.lo >= 1, f"the smallest number A must be at least 1 (a 0 can never be painted), "
-                           f"got {self.lo}"),
-            (self.lo <= self.hi, f"the smallest number A must not exceed the largest B, "
-                                 f"got A={self.lo} > B={self.hi}"),
+            (self.lo >= 1, (f"the smallest number A must be at least 1 (a 0 can never be painted), "
+                           f"got {self.lo}")),
+            (self.lo <= self.hi, (f"the smallest number A must not exceed the largest B, "
+                                 f"got A={self.lo} > B={self.hi}")),
         )
         for ok, message in checks:
             if not ok:

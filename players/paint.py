@@ -377,7 +377,7 @@ def load_memory(path: Path) -> Memory:
         tables, remembered = pickle.loads(path.read_bytes())
         memory = Memory(tables)
         memory.size()
-    except Exception:  # missing, truncated or foreign: start afresh rather than fault
+    except Exception:  # noqa: BLE001 -- missing, truncated or foreign: start afresh rather than fault
         return Memory()
     _CANDIDATES.update(remembered)
     return memory
@@ -831,8 +831,8 @@ def solve_lines(referee: object, state: PaintState, max_seconds: float) -> list[
     try:
         value, region = solver.best(pos)
     except TooBig as exc:
-        return [f"value: unknown (too big to solve within {max_seconds:g} s: {exc}; "
-                f"{pos.numbers} paintable numbers in parts of {_part_sizes(pos)})"]
+        return [(f"value: unknown (too big to solve within {max_seconds:g} s: {exc}; "
+                f"{pos.numbers} paintable numbers in parts of {_part_sizes(pos)})")]
     lines = [f"value: {VALUE_NAMES[value]} (for the player to move)"]
     if region is not None:
         move = to_move(pos.grid, region)

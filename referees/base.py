@@ -26,7 +26,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
@@ -191,7 +190,7 @@ class TokenReader:
     """Reads whitespace-separated tokens with line numbers, raising ``error``
     (``BadInput`` or ``BadOutput``) that says what was expected and where."""
 
-    def __init__(self, text: str, error: type[BadInput] | type[BadOutput] = BadOutput):
+    def __init__(self, text: str, error: type[BadInput | BadOutput] = BadOutput):
         self._tokens = tokens(text)
         self._pos = 0
         self._error = error

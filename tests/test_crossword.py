@@ -8,13 +8,12 @@ from __future__ import annotations
 import argparse
 import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from arena.cli import main as arena_main
 from arena.bots import PYTHON
+from arena.cli import main as arena_main
 from generator import crossword as gen
 from referees.base import BadInput, BadOutput, IllegalMove
 from referees.crossword import (

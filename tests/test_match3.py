@@ -8,14 +8,13 @@ import argparse
 import random
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from arena.cli import main as arena_main
 from arena.bots import PYTHON
+from arena.cli import main as arena_main
 from generator import BadParameters
 from generator import match3 as gen
 from referees.base import BadInput, BadOutput, IllegalMove, TokenReader

@@ -66,7 +66,7 @@ def rule_of(state: PaintState, move_text: str) -> str | None:
 
 
 def arena(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "arena.cli", *argv], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "arena.cli", *argv], check=False, capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
 
 

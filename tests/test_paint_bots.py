@@ -19,7 +19,16 @@ import pytest
 from test_paint_solver import brute_value, random_state
 
 from players.paint import LOSS, WIN, Solver, greedy_region, parity_region, position, strong_region, to_move
-from referees.paint import PaintMove, PaintReferee, PaintState, apply_move, check_move, outcome, parse_board, parse_move
+from referees.paint import (
+    PaintMove,
+    PaintReferee,
+    PaintState,
+    apply_move,
+    check_move,
+    outcome,
+    parse_board,
+    parse_move,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"

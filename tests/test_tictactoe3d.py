@@ -8,14 +8,13 @@ import random
 import resource
 import shutil
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from arena.cli import main as arena_main
 from arena.bots import PYTHON
+from arena.cli import main as arena_main
 from generator import BadParameters
 from generator import tictactoe3d as gen
 from referees.base import BadInput, BadOutput, IllegalMove

@@ -9,5 +9,4 @@ import sys
 if sys.argv[1:] == ["signal"]:
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
 with open("game.out", "w") as out:
-    for _ in range(4 * 1024):
-        out.write("x" * 1024)
+    out.writelines("x" * 1024 for _ in range(4 * 1024))
