@@ -142,12 +142,12 @@ def run_bot(command: Sequence[str], folder: Path, files: Mapping[str, str], limi
     folder = Path(folder)
     prepare_folder(folder, files)
     with _one_at_a_time:
-        try:
-            run = _Run(list(command), folder, limits)
+        run = _Run(list(command), folder, limits)
+        try:  # an exception (the worker stopped by a signal) even mid-start still kills the bot
+            run.start()
+            run.watch()
         except _CannotStart as exc:
             return Invocation("crash", str(exc), None, 0.0, 0.0, None, "", "")
-        try:
-            run.watch()
         finally:
             run.finish()
     return run.invocation()
@@ -205,19 +205,18 @@ class _Run:
 
     def __init__(self, command: list[str], folder: Path, limits: Limits):
         _become_subreaper()
-        self.folder, self.limits = folder, limits
+        self.command, self.folder, self.limits = command, folder, limits
+        # Every child the process gains from here on is the bot's, even one started by a
+        # ``start`` that was interrupted before it could note the bot's pid.
         self.before = _children(os.getpid())
         self.started = time.monotonic()
-        self.proc = _spawn(command, folder, limits)
-        self.pid = self.proc.pid
-        self.pidfd = _pidfd(self.pid)
+        self.proc: subprocess.Popen | None = None
+        self.pid: int | None = None
+        self.pidfd: int | None = None
         self.out, self.err = _Capture(limits.capture), _Capture(limits.capture)
-        self.captures = {self.proc.stdout.fileno(): self.out, self.proc.stderr.fileno(): self.err}
+        self.captures: dict[int, _Capture] = {}
         self.poller = select.poll()
-        self.open = set(self.captures)  # pipes not yet at end of file
-        for fd in [*self.captures, *([self.pidfd] if self.pidfd is not None else [])]:
-            os.set_blocking(fd, False)
-            self.poller.register(fd, select.POLLIN)
+        self.open: set[int] = set()  # pipes not yet at end of file
         self.exited = False
         self.killed: str | None = None  # "cpu", "wall", "memory" or "processes"
         self.seen: dict[int, int] = {}  # pid -> its largest sampled own CPU (clock ticks)
@@ -229,6 +228,18 @@ class _Run:
         self.width = 0  # processes in the tree at the last sample
         self.rusage: resource.struct_rusage | None = None
         self.ended = self.started
+
+    def start(self) -> None:
+        """Start the bot (``_CannotStart`` if its program cannot be executed)."""
+        self.started = time.monotonic()
+        self.proc = _spawn(self.command, self.folder, self.limits)
+        self.pid = self.proc.pid
+        self.pidfd = _pidfd(self.pid)
+        self.captures = {self.proc.stdout.fileno(): self.out, self.proc.stderr.fileno(): self.err}
+        self.open = set(self.captures)
+        for fd in [*self.captures, *([self.pidfd] if self.pidfd is not None else [])]:
+            os.set_blocking(fd, False)
+            self.poller.register(fd, select.POLLIN)
 
     # -- while the bot runs
 
@@ -319,7 +330,7 @@ class _Run:
 
     def _tree(self) -> list[int]:
         """Every live (or not yet reaped) process of the bot."""
-        roots = [*self.adopted] if self.exited else [self.pid, *self.adopted]
+        roots = [*self.adopted] if self.exited or self.pid is None else [self.pid, *self.adopted]
         tree, stack = [], roots
         while stack:
             pid = stack.pop()
@@ -335,16 +346,17 @@ class _Run:
         if self.adopted:
             self._sample()  # charge the CPU of the survivors up to now
         self._kill()
-        _, status, self.rusage = os.wait4(self.pid, 0)
+        if self.pid is not None:  # else not started, or its pid not noted: then it is adopted
+            _, status, self.rusage = os.wait4(self.pid, 0)
+            self.proc.returncode = os.waitstatus_to_exitcode(status)  # so Popen never waits again
         self.ended = time.monotonic()
-        self.proc.returncode = os.waitstatus_to_exitcode(status)  # so Popen never waits again
         self.exited = True
         self._reap_all()
         self._close()
 
     def _kill(self) -> None:
         """SIGKILL the bot's process group and every process of its tree."""
-        if self.rusage is None:  # the group id is surely the bot's only while the bot is unreaped
+        if self.pid is not None and self.rusage is None:  # the group is surely the bot's while it is unreaped
             try:
                 os.killpg(self.pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -376,8 +388,9 @@ class _Run:
     def _close(self) -> None:
         for fd in self.captures:
             self._drain(fd, rounds=64)
-        self.proc.stdout.close()
-        self.proc.stderr.close()
+        if self.proc is not None:
+            self.proc.stdout.close()
+            self.proc.stderr.close()
         if self.pidfd is not None:
             os.close(self.pidfd)
 

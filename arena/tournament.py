@@ -103,8 +103,10 @@ def _play_all(tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: in
 def _worker_init() -> None:
     """A worker stops with the arena, even a SIGKILLed one: the kernel sends it
     SIGTERM when its parent dies (PR_SET_PDEATHSIG), which raises here, so the
-    bot running in it is killed with its whole tree on the way out."""
+    bot running in it is killed with its whole tree on the way out.  Ctrl-C
+    (SIGINT to the terminal's whole process group) stops it the same way."""
     signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
@@ -118,17 +120,34 @@ class _Stopped(BaseException):
     """Raised in a worker by SIGTERM, to unwind through run_bot's cleanup."""
 
 
+_playing = False  # whether this worker is in a game (and so may have a bot running)
+_stopping = False  # whether a signal has already stopped it
+
+
 def _stop(signum: int, frame: object) -> None:
+    global _stopping
+    # Once only: a second signal (Ctrl-C, then the arena's SIGTERM, then its death's) must
+    # not cut short the cleanup the first one started.  (Not by SIG_IGN: Python raises
+    # OSError for a signal that arrived before its handler was changed to SIG_IGN.)
+    if _stopping:
+        return
+    _stopping = True
+    if not _playing:
+        os._exit(128 + signum)  # idle: no bot to kill, and no traceback from the pool's loop
     raise _Stopped(signum)
 
 
 def _play_in_worker(*args: Any) -> dict[str, Any]:
-    """``play`` in a pool worker; stopped by SIGTERM, the worker exits at once
+    """``play`` in a pool worker; stopped by a signal, the worker exits at once
     (once the bot is killed), rather than waiting for more work."""
+    global _playing
+    _playing = True
     try:
         return play(*args)
     except _Stopped as stop:
         os._exit(128 + stop.args[0])
+    finally:
+        _playing = False
 
 
 class Progress:

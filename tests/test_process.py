@@ -293,3 +293,27 @@ def test_without_a_pidfd_the_exit_is_polled(tmp_path: Path, monkeypatch: pytest.
     assert play(tmp_path, "spin.py").verdict == "time-limit"
     assert play(tmp_path, "daemon.py", "sleep").verdict == "ok"
     assert_gone(*pids_in(tmp_path / "daemon.pid"))
+
+
+@pytest.mark.parametrize("where", ["_limit_other", "_pidfd"])
+def test_an_interrupt_just_after_the_start_still_kills_the_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    # A worker stopped by a signal raises wherever it is: here, once the bot and its daemon
+    # run, before the arena has noted the bot's pid (_limit_other, inside the start) or
+    # just after (_pidfd).  Whatever was started must still be killed and reaped.
+    started: list[int] = []
+
+    def interrupted(*args: object) -> None:
+        deadline = time.monotonic() + 10
+        while not (tmp_path / "daemon.pid").exists() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        started.extend(child.pid for child in psutil.Process().children(recursive=True))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(arena.process, where, interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        play(tmp_path, "daemon.py", "sleep", "30", limits=Limits(cpu=1, wall=60))
+    started.extend(pids_in(tmp_path / "daemon.pid"))
+    assert len(set(started)) >= 2  # the bot and its daemon
+    assert_gone(*started)

@@ -184,26 +184,32 @@ def test_show_of_a_folder_that_is_not_a_tournament(setup):
     assert result.returncode == 2 and "not a tournament results folder" in result.stderr
 
 
-@pytest.mark.parametrize("how, jobs", [(signal.SIGKILL, "2"), (signal.SIGKILL, "1"), (signal.SIGTERM, "2"),
-                                       (signal.SIGINT, "1")])
-def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how, jobs):
+@pytest.mark.parametrize("how, jobs, group", [(signal.SIGKILL, "2", False), (signal.SIGKILL, "1", False),
+                                              (signal.SIGTERM, "2", False), (signal.SIGINT, "1", False),
+                                              (signal.SIGINT, "2", True), (signal.SIGINT, "1", True)])
+def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how, jobs, group):
+    # group: Ctrl-C in a terminal, which signals the arena and its workers at once
     bots = setup / "bots"
     for name in ("a", "b"):
         _write_bot(bots, name, "import time; time.sleep(60)")
     arena = subprocess.Popen(
         [sys.executable, "-m", "arena.cli", "run", "--bots", "bots/a.py", "bots/b.py", "--boards", "boards",
          "--name", "s", "--jobs", jobs, "--cpu", "20", "--wall", "60"],
-        cwd=setup, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        cwd=setup, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=group)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and len(_strays(str(bots))) < int(jobs):
         time.sleep(0.05)
     assert len(_strays(str(bots))) >= int(jobs), "a bot should be running in each worker"
     started = time.monotonic()
-    arena.send_signal(how)
+    if group:
+        os.killpg(arena.pid, how)
+    else:
+        arena.send_signal(how)
     _, err = arena.communicate(timeout=30)
     assert time.monotonic() - started < 10
     if how != signal.SIGKILL:
         assert arena.returncode == 130 and "Resume with: arena run" in err, err
+        assert "Traceback" not in err and "Error" not in err, err
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and _strays(str(bots)):
         time.sleep(0.1)
