@@ -298,6 +298,9 @@ def test_judge_cli(tmp_path, capsys):
                                                     "cells (in the dictionary, and no prefix or suffix used before)")]
     out.write_text("1\n1\n0 2 t\n0\n")
     assert arena_main(argv) == 0 and capsys.readouterr().out.splitlines()[0] == "-1"
+    # the problem's own judge is the solo game's: `arena judge crossword` is the same
+    out.write_text(Plan((act([(0, 2, "T")], "AT", "CAT", "TO"),)).to_text())
+    assert arena_main(["judge", "crossword", *argv[2:]]) == 0 and capsys.readouterr().out == "3\n"
 
 
 # ---------------------------------------------------------------- PVP

@@ -10,6 +10,9 @@ from arena.commands import get_referee, read_text
 from arena.errors import ArenaError
 from referees.base import BadInput
 
+#: Other names of a judge: the crossword problem's own judge is the solo (PVE) game's.
+ALIASES = {"crossword": "crossword-pve"}
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     sub._parser_class, default_class = JudgeParser, sub._parser_class  # argparse has no public hook
@@ -19,7 +22,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Judge mode: read a game's inputs and print the verdict, like the original problem's judge.",
     )
     sub._parser_class = default_class
-    parser.add_argument("game", metavar="GAME", choices=referees.names(), help="one of: " + ", ".join(referees.names()))
+    games = sorted([*referees.names(), *ALIASES])
+    parser.add_argument("game", metavar="GAME", choices=games, help="one of: " + ", ".join(games))
     parser.add_argument("files", nargs="*", metavar="FILE", help="the game's inputs ('-' or none: standard input)")
     parser.set_defaults(func=main)
 
@@ -32,7 +36,8 @@ class JudgeParser(argparse.ArgumentParser):
         for name in referees.names():
             referee = referees.get(name)
             if referee.judge_inputs:
-                lines.append(f"  arena judge {name} {referee.judge_help}")
+                also = "".join(f" (or {alias})" for alias, target in ALIASES.items() if target == name)
+                lines.append(f"  arena judge {name}{also} {referee.judge_help}")
         return super().format_help() + "\njudge modes:\n" + "\n".join(lines) + "\n"
 
 
@@ -43,10 +48,12 @@ def read_extras(referee: referees.Referee, board_path: str) -> dict[str, str]:
 
 
 def main(args: argparse.Namespace) -> int:
+    args.game = ALIASES.get(args.game, args.game)
     referee = get_referee(args.game)
     wanted = referee.judge_inputs
     if not wanted:
-        raise ArenaError(f"game {args.game!r} has no judge mode")
+        judged = [name for name in referees.names() if referees.get(name).judge_inputs]
+        raise ArenaError(f"game {args.game!r} has no judge mode; these have one: {', '.join(judged)}")
     files = list(args.files)
     if len(wanted) == 1 and not files:
         files = ["-"]
