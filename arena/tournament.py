@@ -141,8 +141,8 @@ def _play_in_worker(*args: Any) -> dict[str, Any]:
     """``play`` in a pool worker; stopped by a signal, the worker exits at once
     (once the bot is killed), rather than waiting for more work."""
     global _playing
-    _playing = True
     try:
+        _playing = True
         return play(*args)
     except _Stopped as stop:
         os._exit(128 + stop.args[0])
