@@ -11,10 +11,13 @@ How one move is run (Linux only: /proc, prctl, pidfd):
   loader of the new program is still at work: a ``preexec_fn`` would set them
   before ``exec``, but it forces ``fork`` instead of ``vfork`` and costs about
   1.4-2 ms a move, more than a trivial bot's whole run.  ``Limits(strict=True)``
-  chooses that.  Without it a bot that writes at once can get a few
-  megabytes out before the limits hold when the arena is descheduled (seen
-  3 times in 200 runs on a loaded machine); the samples back up the CPU and
-  memory limits, and a ``game.out`` over the file size limit is a crash.
+  chooses that.  Without it, the file size and core limits still hold from
+  the first instruction: the arena lowers its own *soft* limits for them
+  around the start, so the bot inherits them (the hard limits, which the
+  arena could not raise again, wait for ``prlimit``).  Only a bot that sets
+  out to raise its soft limit back before ``prlimit`` runs can write more;
+  a ``game.out`` over the file size limit is a crash anyway.  The samples
+  back up the CPU and memory limits in the meantime.
 * The arena process makes itself a *child subreaper*, so a grandchild that
   daemonises (double fork + ``setsid``) is re-parented to the arena instead of
   to init: every process the bot starts stays a descendant of the arena,
@@ -57,6 +60,7 @@ its games in worker processes, one bot at a time in each.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import math
@@ -69,7 +73,7 @@ import stat
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -490,17 +494,18 @@ def _spawn(command: list[str], folder: Path, limits: Limits) -> subprocess.Popen
         raise ValueError(f"a bot command is a non-empty list of strings, got {command!r}")
     rlimits = _rlimits(limits)
     try:
-        proc = subprocess.Popen(
-            command,
-            cwd=folder,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            # the hook only calls setrlimit: it takes no lock another thread (a logging queue's
-            # feeder) might have held at the fork
-            preexec_fn=(lambda: _limit_self(rlimits)) if limits.strict else None,  # noqa: PLW1509
-        )
+        with _inherited(rlimits if not limits.strict else []):
+            proc = subprocess.Popen(
+                command,
+                cwd=folder,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                # the hook only calls setrlimit: it takes no lock another thread (a logging queue's
+                # feeder) might have held at the fork
+                preexec_fn=(lambda: _limit_self(rlimits)) if limits.strict else None,  # noqa: PLW1509
+            )
     except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
         if exc.filename == str(folder):
             raise
@@ -536,6 +541,29 @@ def _rlimits(limits: Limits) -> list[tuple[int, int, int]]:
             soft, hard = min(soft, ceiling), min(hard, ceiling)
         result.append((which, soft, hard))
     return result
+
+
+#: The limits the bot inherits at its start (as soft limits) even without ``strict``:
+#: lowering them for a moment harms the arena process in no way (it writes no file and
+#: dumps no core while it starts the bot; no other thread of it may write a big file then).
+_INHERITED = (resource.RLIMIT_FSIZE, resource.RLIMIT_CORE)
+
+
+@contextlib.contextmanager
+def _inherited(rlimits: list[tuple[int, int, int]]) -> Iterator[None]:
+    """Lower this process's soft limits in ``_INHERITED`` to the bot's while it is
+    started, then restore them."""
+    saved = []
+    try:
+        for which, soft, _hard in rlimits:
+            if which in _INHERITED:
+                old = resource.getrlimit(which)
+                saved.append((which, old))
+                resource.setrlimit(which, (soft, old[1]))  # soft <= the hard limit (see _rlimits)
+        yield
+    finally:
+        for which, old in reversed(saved):
+            resource.setrlimit(which, old)
 
 
 def _limit_self(rlimits: list[tuple[int, int, int]]) -> None:
