@@ -171,8 +171,9 @@ class Referee(ABC):
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterable[str]:
         """Judge mode: the lines to print for the given input texts.
 
-        Raises ``BadInput`` for unreadable input.  Pure, like everything here:
-        the caller reads the files (``judge_inputs`` names them) and prints.
+        Raises ``BadInput`` for unreadable input, its ``where`` the name in
+        ``judge_inputs`` of the input at fault; one that names none is about the
+        first.  Pure, like everything here: the caller reads the files and prints.
         """
         raise NotImplementedError(f"{self.name} has no judge mode")
 

@@ -673,10 +673,7 @@ class CrosswordPVEReferee(_CrosswordReferee):
 
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
         board, output = texts
-        try:
-            state = load(board, extras)
-        except BadInput as exc:
-            raise (exc if exc.where == WORDS_FILE else exc.located("BOARD")) from None
+        state = load(board, extras)
         try:
             yield str(self.outcome(self.apply(state, parse_plan(output))).score)
         except BadOutput as exc:

@@ -474,15 +474,12 @@ class Match3Referee(Referee):
 
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
         reader = TokenReader(texts[0], BadInput)
-        try:
-            state = parse_board(reader)
-            swaps = tuple(
-                Swap(*(reader.int(f"{part} of swap {s}") for part in ("x1", "y1", "x2", "y2")))
-                for s in range(1, state.q + 1)
-            )
-            reader.end(f"the end of the input after {state.q} swaps")
-        except BadInput as exc:
-            raise exc.located("FILE") from None
+        state = parse_board(reader)
+        swaps = tuple(
+            Swap(*(reader.int(f"{part} of swap {s}") for part in ("x1", "y1", "x2", "y2")))
+            for s in range(1, state.q + 1)
+        )
+        reader.end(f"the end of the input after {state.q} swaps")
         yield str(play_swaps(state, swaps)[1].total)
 
 

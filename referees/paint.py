@@ -347,10 +347,7 @@ class PaintReferee(Referee):
 
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
         board_text_, moves_text = texts
-        try:
-            state = parse_board(board_text_)
-        except BadInput as exc:
-            raise exc.located("BOARD") from None
+        state = parse_board(board_text_)
         for move in _read_moves(moves_text):  # all read first: unreadable input prints no verdict
             if outcome(state) is not None:
                 break  # like the source judges: moves after the end are ignored

@@ -382,10 +382,7 @@ class ThreesReferee(Referee):
 
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
         board, output = texts
-        try:
-            state = parse_board(board)
-        except BadInput as exc:
-            raise exc.located("BOARD") from None
+        state = parse_board(board)
         try:
             plan = parse_plan(output)
         except BadOutput as exc:

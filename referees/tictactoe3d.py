@@ -288,7 +288,4 @@ class TicTacToe3DReferee(Referee):
         return rng.choice(legal_drops(state))
 
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
-        try:
-            yield from judge_cases(texts[0])
-        except BadInput as exc:
-            raise exc.located("FILE") from None
+        yield from judge_cases(texts[0])
