@@ -55,19 +55,36 @@ def _natural(path: Path) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", path.name))
 
 
+def read_extras(referee: Referee, folder: Path) -> dict[str, str]:
+    """The files a game keeps beside its board files in ``folder`` (e.g. ``words.txt``)."""
+    extras = {}
+    for name in referee.board_files:
+        try:
+            extras[name] = (folder / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ArenaError(f"cannot read {str(folder / name)!r}, which {referee.name} keeps beside its boards: "
+                             f"{exc}") from None
+    return extras
+
+
 def load_board(referee: Referee, path: Path) -> tuple[Board, Any]:
     """Read and parse one board file (and the files the game keeps beside it)."""
     try:
         text = path.read_text(encoding="utf-8")
-        extras = {name: (path.parent / name).read_text(encoding="utf-8") for name in referee.board_files}
     except (OSError, UnicodeDecodeError) as exc:
         raise ArenaError(f"cannot read board {str(path)!r}: {exc}") from None
+    extras = read_extras(referee, path.parent)
     try:
         state = referee.load(text, extras)
     except BadInput as exc:
-        raise ArenaError(f"board does not parse as {referee.name}: {exc.located(str(path))}") from None
-    digest = hashlib.sha256(text.encode()).hexdigest()
-    return Board(path, text, extras, digest), state
+        # an error in a file kept beside the board names that file
+        where = path.parent / exc.where if exc.where in extras else path
+        raise ArenaError(f"board does not parse as {referee.name}: {exc.located(str(where))}") from None
+    # the files beside the board are part of it: a changed dictionary is another board
+    digest = hashlib.sha256(text.encode())
+    for name in sorted(extras):
+        digest.update(b"\0" + name.encode() + b"\0" + extras[name].encode())
+    return Board(path, text, extras, digest.hexdigest()), state
 
 
 def write_generated(

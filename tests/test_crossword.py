@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.boards import load_board
 from arena.bots import PYTHON
 from arena.cli import main as arena_main
+from arena.errors import ArenaError
 from generator import crossword as gen
 from referees.base import BadInput, BadOutput, IllegalMove
 from referees.crossword import (
@@ -301,6 +303,24 @@ def test_judge_cli(tmp_path, capsys):
     # the problem's own judge is the solo game's: `arena judge crossword` is the same
     out.write_text(Plan((act([(0, 2, "T")], "AT", "CAT", "TO"),)).to_text())
     assert arena_main(["judge", "crossword", *argv[2:]]) == 0 and capsys.readouterr().out == "3\n"
+
+
+def test_the_dictionary_beside_a_board_is_part_of_it(tmp_path):
+    board = tmp_path / "board1.in"
+    board.write_text((ROOT / "boards" / "crossword" / "board1.in").read_text())
+    (tmp_path / "words.txt").write_text(words_text(WORDS))
+    first, _ = load_board(PVE, board)
+    assert first.extras == {"words.txt": words_text(WORDS)}
+    # another dictionary is another board: a tournament under the old one is not resumed
+    (tmp_path / "words.txt").write_text(words_text([*WORDS, "TOGA"]))
+    assert load_board(PVE, board)[0].sha256 != first.sha256
+    # an error in the dictionary names the dictionary, not the board
+    (tmp_path / "words.txt").write_text("CAT\n")
+    with pytest.raises(ArenaError, match=f"{tmp_path / 'words.txt'}:1: expected the number of words"):
+        load_board(PVE, board)
+    (tmp_path / "words.txt").unlink()
+    with pytest.raises(ArenaError, match=f"cannot read '{tmp_path / 'words.txt'}'"):
+        load_board(PVE, board)
 
 
 # ---------------------------------------------------------------- PVP

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 import referees
+from arena.boards import read_extras
 from arena.commands import get_referee, read_text
 from arena.errors import ArenaError
 from referees.base import BadInput
@@ -41,12 +42,6 @@ class JudgeParser(argparse.ArgumentParser):
         return super().format_help() + "\njudge modes:\n" + "\n".join(lines) + "\n"
 
 
-def read_extras(referee: referees.Referee, board_path: str) -> dict[str, str]:
-    """The files a game keeps beside its board file (e.g. ``words.txt``)."""
-    folder = Path(board_path).parent if board_path != "-" else Path.cwd()
-    return {name: read_text(str(folder / name), f"{referee.name} file") for name in referee.board_files}
-
-
 def main(args: argparse.Namespace) -> int:
     args.game = ALIASES.get(args.game, args.game)
     referee = get_referee(args.game)
@@ -62,12 +57,15 @@ def main(args: argparse.Namespace) -> int:
             f"arena judge {args.game} takes {len(wanted)} input(s): {' '.join(wanted)}; got {len(files)}"
         )
     texts = [read_text(path, name.lower()) for path, name in zip(files, wanted)]
-    extras = read_extras(referee, files[0])
+    folder = Path(files[0]).parent if files[0] != "-" else Path.cwd()
+    extras = read_extras(referee, folder)
     try:
         for line in referee.judge(texts, extras):
             print(line, flush=True)
     except BadInput as exc:
-        # A referee names the input by its judge_inputs name; show the path.
-        paths = dict(zip(wanted, files))
-        raise ArenaError(str(exc.located(paths.get(exc.where or wanted[0], exc.where or files[0])))) from None
+        # A referee names the input by its judge_inputs name (or a file kept beside the
+        # board); show the path.
+        paths = {**{name: str(folder / name) for name in extras}, **dict(zip(wanted, files))}
+        where = exc.where or wanted[0]
+        raise ArenaError(str(exc.located(paths.get(where, where)))) from None
     return 0
