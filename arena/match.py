@@ -17,7 +17,8 @@ from typing import Any
 
 from arena.boards import Board
 from arena.bots import Bot
-from arena.process import Invocation, Limits, run_bot
+from arena.process import Invocation, Limits
+from arena.sandbox import Runner, Sandbox
 from referees.base import BadOutput, IllegalMove, Outcome, Referee
 
 log = logging.getLogger("arena.match")
@@ -39,12 +40,19 @@ class GameSpec:
         return "|".join([self.board.name, *(bot.name for bot in self.seats)])
 
 
-def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, workdir: Path | None = None) -> dict[str, Any]:
-    """Play ``spec`` from the state ``initial``; returns the game record."""
+def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, workdir: Path | None = None,
+         sandbox: Sandbox | None = None) -> dict[str, Any]:
+    """Play ``spec`` from the state ``initial``, each bot in its own sandbox
+    (``sandbox=None``: as plain processes); returns the game record."""
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="arena-game-", dir=workdir) as tmp:
-        folders = [Path(tmp) / f"seat{seat}-{bot.name}" for seat, bot in enumerate(spec.seats)]
-        moves, end = _play_turns(referee, spec, initial, limits, folders)
+        runners = [Runner(sandbox, bot.programs, Path(tmp) / f"seat{seat}-{bot.name}", limits, bot.name)
+                   for seat, bot in enumerate(spec.seats)]
+        try:
+            moves, end = _play_turns(referee, spec, initial, runners)
+        finally:
+            for runner in runners:
+                runner.close()
     record = {
         "id": spec.id,
         "game": referee.name,
@@ -63,13 +71,13 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
 
 
 def _play_turns(
-    referee: Referee, spec: GameSpec, state: Any, limits: Limits, folders: list[Path]
+    referee: Referee, spec: GameSpec, state: Any, runners: list[Runner]
 ) -> tuple[list[dict[str, Any]], Outcome]:
     moves: list[dict[str, Any]] = []
     while (end := referee.outcome(state)) is None:
         seat = referee.to_move(state)
         bot = spec.seats[seat]
-        inv = run_bot(bot.command, folders[seat], referee.render(state, seat), limits)
+        inv = runners[seat].run(bot.command, referee.render(state, seat))
         verdict, message, move = _judge(referee, state, inv)
         moves.append(_entry(seat, inv, verdict, message))
         log.debug("game %s: move %d by %s: %s %s", spec.id, len(moves), bot.name, verdict, message)

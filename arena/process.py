@@ -67,9 +67,7 @@ import math
 import os
 import resource
 import select
-import shutil
 import signal
-import stat
 import subprocess
 import threading
 import time
@@ -77,10 +75,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.supervisor import OUTPUT, prepare_folder, read_output  # noqa: F401 (part of this module's API)
+
 log = logging.getLogger("arena.process")
 
-#: The file a bot writes its answer to.
-OUTPUT = "game.out"
 #: Verdicts ``run_bot`` returns (the match layer adds "bad-output" and "illegal").
 VERDICTS = ("ok", "time-limit", "memory-limit", "crash", "no-output")
 #: Seconds between two samples of the bot's process tree.
@@ -88,7 +86,7 @@ TICK = 0.01
 #: Seconds the arena tries to kill and reap a bot's processes before giving up.
 CLEANUP = 5.0
 
-_CLOCK = os.sysconf("SC_CLK_TCK")
+CLOCK = os.sysconf("SC_CLK_TCK")
 _CHUNK = 1 << 16
 #: stderr text that shows an allocation was refused (checked case-insensitively).
 _OUT_OF_MEMORY = ("memoryerror", "bad_alloc", "cannot allocate memory", "out of memory")
@@ -157,36 +155,11 @@ def run_bot(command: Sequence[str], folder: Path, files: Mapping[str, str], limi
     return run.invocation()
 
 
-def prepare_folder(folder: Path, files: Mapping[str, str]) -> None:
-    """Create ``folder``, write ``files`` (replacing whatever the bot left
-    under those names, never following its symlinks) and remove game.out."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        if not name or name in (".", "..", OUTPUT) or "/" in name or "\0" in name:
-            raise ValueError(f"cannot give a bot a file named {name!r}: expected a plain file name")
-        path = folder / name
-        _remove(path)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-        with open(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-    _remove(folder / OUTPUT)
-
-
-def _remove(path: Path) -> None:
-    """Remove a file, symlink or folder if there is one."""
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
-    except IsADirectoryError:
-        shutil.rmtree(path)
-
-
 class _CannotStart(Exception):
     """The bot's program cannot be executed (the bot's fault, not the arena's)."""
 
 
-class _Capture:
+class Capture:
     """The first ``limit`` bytes of a stream; the rest is counted and dropped."""
 
     def __init__(self, limit: int):
@@ -212,13 +185,13 @@ class _Run:
         self.command, self.folder, self.limits = command, folder, limits
         # Every child the process gains from here on is the bot's, even one started by a
         # ``start`` that was interrupted before it could note the bot's pid.
-        self.before = _children(os.getpid())
+        self.before = children(os.getpid())
         self.started = time.monotonic()
         self.proc: subprocess.Popen | None = None
         self.pid: int | None = None
         self.pidfd: int | None = None
-        self.out, self.err = _Capture(limits.capture), _Capture(limits.capture)
-        self.captures: dict[int, _Capture] = {}
+        self.out, self.err = Capture(limits.capture), Capture(limits.capture)
+        self.captures: dict[int, Capture] = {}
         self.poller = select.poll()
         self.open: set[int] = set()  # pipes not yet at end of file
         self.exited = False
@@ -294,16 +267,16 @@ class _Run:
         self._adopt()
         live_ticks, memory, tree = 0, 0, self._tree()
         for pid in tree:
-            info = _stat(pid)
+            info = stat(pid)
             if info is None:
                 continue
             self.seen[pid] = max(self.seen.get(pid, 0), info.own)
             live_ticks += info.own + info.children
             memory += info.memory
-        live = live_ticks / _CLOCK + self.reaped_cpu
-        self.sampled_cpu = max(self.sampled_cpu, live, sum(self.seen.values()) / _CLOCK)
+        live = live_ticks / CLOCK + self.reaped_cpu
+        self.sampled_cpu = max(self.sampled_cpu, live, sum(self.seen.values()) / CLOCK)
         if memory > self.limits.memory and len(tree) > 1:
-            memory = sum(_proportional(pid) for pid in tree)  # pages shared after fork, counted once
+            memory = sum(proportional(pid) for pid in tree)  # pages shared after fork, counted once
         self.peak, self.memory, self.width = max(self.peak, memory), memory, len(tree)
         if self.sampled_cpu > self.limits.cpu:
             self.killed = "cpu"
@@ -314,7 +287,7 @@ class _Run:
 
     def _adopt(self) -> None:
         """Take in the bot's orphans re-parented to the arena; reap dead ones."""
-        self.adopted |= _children(os.getpid()) - self.before - {self.pid}
+        self.adopted |= children(os.getpid()) - self.before - {self.pid}
         for pid in list(self.adopted):
             self._reap(pid, os.WNOHANG)
 
@@ -339,7 +312,7 @@ class _Run:
         while stack:
             pid = stack.pop()
             tree.append(pid)
-            stack.extend(_children(pid))
+            stack.extend(children(pid))
         return tree
 
     # -- when the move ends
@@ -429,60 +402,46 @@ class _Run:
         )
 
     def _verdict(self, code: int) -> tuple[str, str]:
-        limits, cpu = self.limits, self.cpu()
-        used = f"used {cpu:.2f} s of CPU (limit {limits.cpu:g} s)"
-        if self.killed == "cpu" or cpu > limits.cpu or code == -signal.SIGXCPU:
-            return "time-limit", used
-        if self.killed == "wall":
-            return "time-limit", (f"wall-clock cap of {limits.wall_cap:g} s reached, {used}: "
-                                  f"the bot was sleeping, blocked or starved of CPU")
-        if self.killed == "memory":
-            return "memory-limit", (f"{self.width} processes used {_size(self.memory)} of memory "
-                                    f"(limit {_size(limits.memory)})")
-        if self.killed == "processes":
-            return "crash", (f"killed: {self.width} processes at once, over the limit of "
-                             f"{limits.processes} (a fork bomb?)")
-        if code == 0:
-            return "ok", ""
-        return self._failure(code)
-
-    def _failure(self, code: int) -> tuple[str, str]:
-        """The verdict of a bot that ended with a non-zero status or a signal."""
-        limits = self.limits
-        how = f"killed by signal {-code} ({_signal_name(-code)})" if code < 0 else f"exit status {code}"
-        stderr = bytes(self.err.data).lower()
-        if code == -signal.SIGXFSZ or b"file too large" in stderr:
-            return "crash", f"{how}: a file grew over the file size limit of {_size(limits.file_size)}"
-        if any(sign.encode() in stderr for sign in _OUT_OF_MEMORY):
-            return "memory-limit", f"{how} after an allocation failed (limit {_size(limits.memory)})"
-        if self.peak_memory() >= 0.9 * limits.memory:
-            return "memory-limit", (f"{how} with {_size(self.peak_memory())} of memory in use "
-                                    f"(limit {_size(limits.memory)})")
-        return "crash", how
+        cpu, wall = self.cpu(), self.ended - self.started
+        verdict = limit_verdict(self.limits, self.killed, cpu, code, self.width, self.memory)
+        if verdict is None and wall > self.limits.wall_cap:  # it exited, but the arena looked too late
+            verdict = ("time-limit", f"wall-clock cap of {self.limits.wall_cap:g} s reached ({wall:.2f} s)")
+        if verdict is None and code != 0:
+            verdict = failure_verdict(self.limits, code, bytes(self.err.data), self.peak_memory())
+        return verdict or ("ok", "")
 
 
-def read_output(folder: Path, limit: int) -> tuple[str | None, str, str]:
-    """``(text, "ok", "")`` for ``folder/game.out``, or ``(None, verdict, why)``.
+def limit_verdict(limits: Limits, killed: str | None, cpu: float, code: int | None,
+                  width: int, memory: int) -> tuple[str, str] | None:
+    """The verdict of a bot that broke a limit (``killed`` names the limit the
+    arena saw broken, if any), or None."""
+    used = f"used {cpu:.2f} s of CPU (limit {limits.cpu:g} s)"
+    if killed == "cpu" or cpu > limits.cpu or code == -signal.SIGXCPU:
+        return "time-limit", used
+    if killed == "wall":
+        return "time-limit", (f"wall-clock cap of {limits.wall_cap:g} s reached, {used}: "
+                              f"the bot was sleeping, blocked or starved of CPU")
+    if killed == "memory":
+        return "memory-limit", (f"{width} processes used {_size(memory)} of memory "
+                                f"(limit {_size(limits.memory)})")
+    if killed == "processes":
+        return "crash", (f"killed: {width} processes at once, over the limit of "
+                         f"{limits.processes} (a fork bomb?)")
+    return None
 
-    Opened without following a symlink and without blocking (a bot could
-    leave a FIFO there), read up to ``limit`` bytes; undecodable bytes are
-    replaced.  A file over ``limit`` (which RLIMIT_FSIZE normally prevents)
-    is a crash, like a write stopped by the limit."""
-    try:
-        fd = os.open(folder / OUTPUT, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except FileNotFoundError:
-        return None, "no-output", f"no {OUTPUT} written"
-    except OSError as exc:
-        why = "is a symbolic link" if exc.errno == errno.ELOOP else f"cannot be read: {exc.strerror}"
-        return None, "no-output", f"{OUTPUT} {why}"
-    with open(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None, "no-output", f"{OUTPUT} is not a regular file"
-        if info.st_size > limit:
-            over = f"{OUTPUT} has {info.st_size} bytes, over the file size limit of {_size(limit)}"
-            return None, "crash", over
-        return handle.read(limit).decode("utf-8", errors="replace"), "ok", ""
+
+def failure_verdict(limits: Limits, code: int, stderr: bytes, peak: int) -> tuple[str, str]:
+    """The verdict of a bot that ended with a non-zero status or a signal."""
+    how = f"killed by signal {-code} ({_signal_name(-code)})" if code < 0 else f"exit status {code}"
+    stderr = stderr.lower()
+    if code == -signal.SIGXFSZ or b"file too large" in stderr:
+        return "crash", f"{how}: a file grew over the file size limit of {_size(limits.file_size)}"
+    if any(sign.encode() in stderr for sign in _OUT_OF_MEMORY):
+        return "memory-limit", f"{how} after an allocation failed (limit {_size(limits.memory)})"
+    if peak >= 0.9 * limits.memory:
+        return "memory-limit", (f"{how} with {_size(peak)} of memory in use "
+                                f"(limit {_size(limits.memory)})")
+    return "crash", how
 
 
 # -- starting the process
@@ -492,9 +451,9 @@ def _spawn(command: list[str], folder: Path, limits: Limits) -> subprocess.Popen
     """Start the bot in its own session with its rlimits."""
     if not command or not all(isinstance(part, str) for part in command):
         raise ValueError(f"a bot command is a non-empty list of strings, got {command!r}")
-    rlimits = _rlimits(limits)
+    wanted = rlimits(limits)
     try:
-        with _inherited(rlimits if not limits.strict else []):
+        with _inherited(wanted if not limits.strict else []):
             proc = subprocess.Popen(
                 command,
                 cwd=folder,
@@ -504,7 +463,7 @@ def _spawn(command: list[str], folder: Path, limits: Limits) -> subprocess.Popen
                 start_new_session=True,
                 # the hook only calls setrlimit: it takes no lock another thread (a logging queue's
                 # feeder) might have held at the fork
-                preexec_fn=(lambda: _limit_self(rlimits)) if limits.strict else None,  # noqa: PLW1509
+                preexec_fn=(lambda: _limit_self(wanted)) if limits.strict else None,  # noqa: PLW1509
             )
     except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
         if exc.filename == str(folder):
@@ -517,7 +476,7 @@ def _spawn(command: list[str], folder: Path, limits: Limits) -> subprocess.Popen
         raise _CannotStart(message) from None
     if not limits.strict:
         try:
-            _limit_other(proc.pid, rlimits)
+            _limit_other(proc.pid, wanted)
         except PermissionError:  # a set-user-ID program: it may not run unlimited
             proc.kill()
             proc.communicate()
@@ -525,7 +484,7 @@ def _spawn(command: list[str], folder: Path, limits: Limits) -> subprocess.Popen
     return proc
 
 
-def _rlimits(limits: Limits) -> list[tuple[int, int, int]]:
+def rlimits(limits: Limits) -> list[tuple[int, int, int]]:
     """(resource, soft, hard) for the bot, never above the arena's own hard limits."""
     backstop = math.ceil(limits.cpu) + 1  # the CPU limit is enforced by sampling; this is a net
     wanted = [
@@ -621,7 +580,7 @@ class _Stat:
     memory: int  # bytes of private and shared anonymous resident memory
 
 
-def _stat(pid: int) -> _Stat | None:
+def stat(pid: int) -> _Stat | None:
     """/proc/<pid>/stat and the memory lines of /proc/<pid>/status, or None
     when the process is gone.  Memory is ``RssAnon + RssShmem``: the pages of
     the program and its libraries, shared with every other process, are not
@@ -641,7 +600,7 @@ def _stat(pid: int) -> _Stat | None:
     )
 
 
-def _proportional(pid: int) -> int:
+def proportional(pid: int) -> int:
     """Bytes of anonymous and shared memory of ``pid``, each page divided
     among the processes that share it (slower to read than ``_stat``)."""
     memory = 0
@@ -651,7 +610,7 @@ def _proportional(pid: int) -> int:
     return memory
 
 
-def _children(pid: int) -> set[int]:
+def children(pid: int) -> set[int]:
     """The direct children of ``pid`` (of all its threads)."""
     try:
         tasks = os.listdir(f"/proc/{pid}/task")

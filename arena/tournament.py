@@ -24,6 +24,7 @@ from arena.boards import Board
 from arena.bots import Bot
 from arena.match import GameSpec, play
 from arena.process import Limits
+from arena.sandbox import Sandbox
 from arena.store import Store
 from referees.base import Referee
 
@@ -38,6 +39,8 @@ class Tournament:
     bots: tuple[Bot, ...]
     boards: tuple[tuple[Board, Any], ...]  # (board, its parsed initial state)
     limits: Limits
+    sandbox: Sandbox | None = None  # None: --no-sandbox
+    compilers: dict[str, str] | None = None  # what compiled the C / C++ bots (recorded, not compared)
 
     def config(self) -> dict[str, Any]:
         return {
@@ -46,6 +49,8 @@ class Tournament:
             "bots": [{"name": b.name, "path": str(b.path), "sha256": b.sha256} for b in self.bots],
             "boards": [{"name": b.name, "path": str(b.path), "sha256": b.sha256} for b, _ in self.boards],
             "limits": asdict(self.limits),
+            "sandbox": {"disk": self.sandbox.disk} if self.sandbox else None,
+            **({"compilers": self.compilers} if self.compilers else {}),
         }
 
     def schedule(self) -> list[tuple[GameSpec, Any]]:
@@ -85,13 +90,15 @@ def _play_all(tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: in
         queue = iter(todo)
         try:
             for spec, state in itertools.islice(queue, jobs * 2):
-                pending.add(pool.submit(_play_in_worker, tournament.referee, spec, state, tournament.limits))
+                pending.add(pool.submit(_play_in_worker, tournament.referee, spec, state, tournament.limits,
+                                           tournament.sandbox))
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     yield future.result()
                     for spec, state in itertools.islice(queue, 1):
-                        pending.add(pool.submit(_play_in_worker, tournament.referee, spec, state, tournament.limits))
+                        pending.add(pool.submit(_play_in_worker, tournament.referee, spec, state, tournament.limits,
+                                           tournament.sandbox))
         except BaseException:
             workers = list((pool._processes or {}).values())  # no public API stops running work
             pool.shutdown(wait=False, cancel_futures=True)
@@ -137,13 +144,14 @@ def _stop(signum: int, frame: object) -> None:
     raise _Stopped(signum)
 
 
-def _play_in_worker(*args: Any) -> dict[str, Any]:
+def _play_in_worker(referee: Referee, spec: GameSpec, state: Any, limits: Limits,
+                    sandbox: Sandbox | None) -> dict[str, Any]:
     """``play`` in a pool worker; stopped by a signal, the worker exits at once
     (once the bot is killed), rather than waiting for more work."""
     global _playing
     try:
         _playing = True
-        return play(*args)
+        return play(referee, spec, state, limits, sandbox=sandbox)
     except _Stopped as stop:
         os._exit(128 + stop.args[0])
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -58,7 +59,10 @@ def test_python_bot_runs_with_this_interpreter(tmp_path: Path) -> None:
     (bot,), excluded, notices = prepare(source, build=tmp_path / "build")
     assert (excluded, notices) == ([], [])
     assert bot.name == "ok" and bot.path == source.absolute()
-    assert bot.command == (sys.executable, "-P", str(source.absolute()))
+    copy = tmp_path / "build" / f"ok-{bot.sha256[:16]}" / "ok.py"
+    assert bot.command == (sys.executable, "-P", str(copy))  # the read-only copy runs, not the source
+    assert copy.read_bytes() == source.read_bytes() and not os.access(copy, os.W_OK) or os.getuid() == 0
+    assert copy.stat().st_mode & 0o222 == 0 and copy.parent.stat().st_mode & 0o222 == 0
     assert bot.sha256 == hashlib.sha256(source.read_bytes()).hexdigest()
 
 
@@ -77,7 +81,7 @@ def test_c_bot_is_compiled_once_and_plays(tmp_path: Path) -> None:
     (bot,), excluded, _ = prepare(source, build=build)
     assert excluded == [] and bot.name == "adder"
     (binary,) = bot.command
-    assert Path(binary).parent == build
+    assert Path(binary).parent == build / f"adder-{bot.sha256[:16]}"
     result = run_bot(bot.command, tmp_path / "play", {"game.in": "20 22\n"}, Limits(cpu=1))
     assert (result.verdict, result.output) == ("ok", "42\n")
     built = Path(binary).stat().st_mtime_ns
@@ -104,9 +108,9 @@ def test_compile_error_excludes_the_bot_with_the_message(tmp_path: Path) -> None
     bots, (bad,), _ = prepare(broken, fine, build=tmp_path / "build")
     assert [b.name for b in bots] == ["ok"]
     assert bad.path == broken.absolute()
-    assert bad.reason.startswith("compilation failed (cc exit status 1):")
+    assert bad.reason.startswith("compilation failed (") and "exit status 1):" in bad.reason
     assert "undefined_name" in bad.reason and "error" in bad.reason
-    assert not list((tmp_path / "build").glob("broken*"))
+    assert not list((tmp_path / "build").glob("broken*/*.bin"))
 
 
 def test_folders_and_helpers_are_skipped_with_a_notice(tmp_path: Path) -> None:
@@ -117,7 +121,7 @@ def test_folders_and_helpers_are_skipped_with_a_notice(tmp_path: Path) -> None:
     bots, excluded, notices = prepare(folder, helper, hidden, FAKE / "ok.py", build=tmp_path / "build")
     assert [b.name for b in bots] == ["ok"] and excluded == []
     assert len(notices) == 3
-    assert "a folder is not a bot" in notices[0] and repr(str(folder)) in notices[0]
+    assert "a folder is a bot only if it holds main.py" in notices[0] and repr(str(folder)) in notices[0]
     assert "_helper.py" in notices[1] and "helper" in notices[1]
     assert ".hidden.py" in notices[2]
 
@@ -125,7 +129,7 @@ def test_folders_and_helpers_are_skipped_with_a_notice(tmp_path: Path) -> None:
 def test_executable_files_run_as_they_are(tmp_path: Path) -> None:
     script = write(tmp_path / "shbot", "#!/bin/sh\ncp game.in game.out\n", mode=0o755)
     (bot,), _, _ = prepare(script, build=tmp_path / "build")
-    assert bot.command == (str(script),)
+    assert bot.command == (str(tmp_path / "build" / f"shbot-{bot.sha256[:16]}" / "shbot"),)
     result = run_bot(bot.command, tmp_path / "play", {"game.in": "hi\n"}, Limits(cpu=1))
     assert (result.verdict, result.output) == ("ok", "hi\n")
 

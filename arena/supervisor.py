@@ -1,0 +1,257 @@
+"""The supervisor: the first process of a bot's sandbox, which starts the bot for each move.
+
+The arena starts one sandbox per bot per game (``arena/sandbox.py``); this
+module is the program it runs inside, as the sandbox's PID 1, with only the
+standard library (it is run as a script, ``python -I -S supervisor.py``, so
+nothing of the arena's packages is imported).  For each move the arena sends a
+request on a pipe; the supervisor
+
+1. writes the move's files into the bot's folder (never through a symlink the
+   bot left there) and removes a stale ``game.out``;
+2. starts the bot with its rlimits, in the folder, with a clean environment;
+3. waits for it to exit, then kills every process left in the sandbox
+   (``kill(-1, SIGKILL)`` from PID 1 reaches all of them) and reaps them;
+4. answers on another pipe: the exit status, the rusage of everything it
+   reaped, the bot's start and end times, and ``game.out`` as read safely.
+
+Being PID 1 protects the supervisor: the kernel delivers no signal to a
+namespace's init from inside unless it installed a handler for it, so a bot
+can neither kill nor stop it.  It is also made non-dumpable, so a bot of the
+same uid can neither ptrace it nor open its ``/proc/1/fd`` or ``/proc/1/mem``;
+its pipes are close-on-exec, so no bot holds them.  When it starts as root
+(the arena runs as root), it hands the bot's folder to the unprivileged uid and
+drops to it for good before anything else, with no capabilities left and
+``no_new_privs`` set.
+
+What a bot does between its moves is nothing: no process of it survives a move.
+
+Messages are a 4-byte big-endian length and a JSON object.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import resource
+import shutil
+import signal
+import stat
+import sys
+import time
+
+#: The file a bot writes its answer to.
+OUTPUT = "game.out"
+_PR_SET_DUMPABLE, _PR_SET_NO_NEW_PRIVS = 4, 38
+
+
+# -- shared with the arena's unsandboxed runner (arena.process imports these)
+
+
+def prepare_folder(folder, files) -> None:
+    """Create ``folder``, write ``files`` (replacing whatever the bot left
+    under those names, never following its symlinks) and remove game.out."""
+    os.makedirs(folder, exist_ok=True)
+    for name, text in files.items():
+        if not name or name in (".", "..", OUTPUT) or "/" in name or "\0" in name:
+            raise ValueError(f"cannot give a bot a file named {name!r}: expected a plain file name")
+        path = os.path.join(folder, name)
+        remove(path)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with open(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+    remove(os.path.join(folder, OUTPUT))
+
+
+def remove(path) -> None:
+    """Remove a file, symlink or folder if there is one."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    except IsADirectoryError:
+        shutil.rmtree(path)
+
+
+def read_output(folder, limit: int) -> tuple[str | None, str, str]:
+    """``(text, "ok", "")`` for ``folder/game.out``, or ``(None, verdict, why)``.
+
+    Opened without following a symlink and without blocking (a bot could
+    leave a FIFO there), read up to ``limit`` bytes; undecodable bytes are
+    replaced.  A file over ``limit`` (which RLIMIT_FSIZE normally prevents)
+    is a crash, like a write stopped by the limit."""
+    try:
+        fd = os.open(os.path.join(folder, OUTPUT), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None, "no-output", f"no {OUTPUT} written"
+    except OSError as exc:
+        why = "is a symbolic link" if exc.errno == errno.ELOOP else f"cannot be read: {exc.strerror}"
+        return None, "no-output", f"{OUTPUT} {why}"
+    with open(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, "no-output", f"{OUTPUT} is not a regular file"
+        if info.st_size > limit:
+            over = f"{OUTPUT} has {info.st_size} bytes, over the file size limit of {limit} bytes"
+            return None, "crash", over
+        return handle.read(limit).decode("utf-8", errors="replace"), "ok", ""
+
+
+# -- messages
+
+
+def send(fd: int, message: dict) -> None:
+    data = json.dumps(message).encode()
+    view = memoryview(len(data).to_bytes(4, "big") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def receive(fd: int) -> dict | None:
+    """The next message, or None at end of file."""
+    head = _read_exactly(fd, 4)
+    if head is None:
+        return None
+    body = _read_exactly(fd, int.from_bytes(head, "big"))
+    if body is None:
+        return None
+    return json.loads(body)
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    chunks, left = [], size
+    while left:
+        chunk = os.read(fd, left)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+# -- inside the sandbox
+
+
+def _prctl(option: int, value: int) -> None:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(option, value, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), f"prctl({option}, {value}) failed")
+
+
+def _drop_privileges(home: str, uid: int, gid: int) -> None:
+    """As root: give the bot's folder to ``uid`` and become it for good."""
+    os.chown(home, uid, gid)
+    os.chmod(home, 0o700)
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise OSError(errno.EPERM, "could not drop privileges")
+
+
+def _start(request: dict, home: str) -> tuple[int, int]:
+    """Fork and exec the bot; returns (pid, read end of the exec-error pipe)."""
+    command, env, rlimits = request["command"], request["env"], request["rlimits"]
+    failed_r, failed_w = os.pipe2(os.O_CLOEXEC)
+    pid = os.fork()
+    if pid == 0:  # the bot-to-be: this process has a single thread, so fork is safe
+        try:
+            os.close(failed_r)
+            null = os.open("/dev/null", os.O_RDONLY)
+            os.dup2(null, 0)
+            os.chdir(home)
+            for which, soft, hard in rlimits:
+                resource.setrlimit(which, (soft, hard))
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+            os.execve(command[0], command, env)
+        except OSError as exc:
+            os.write(failed_w, f"{exc.errno}".encode())
+        finally:
+            os._exit(127)
+    os.close(failed_w)
+    return pid, failed_r
+
+
+def _exec_error(fd: int) -> str | None:
+    data = os.read(fd, 64)
+    os.close(fd)
+    if not data:
+        return None
+    number = int(data)
+    if number == errno.ENOEXEC:
+        return f"{os.strerror(number)} (a script without a #! line?)"
+    return os.strerror(number)
+
+
+def _reap_everything() -> tuple[float, int]:
+    """Kill every other process of the sandbox and reap them all; their
+    (CPU seconds, peak resident bytes) from rusage."""
+    cpu, peak = 0.0, 0
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    while True:
+        try:
+            _, _, usage = os.wait4(-1, 0)
+        except ChildProcessError:
+            return cpu, peak
+        except InterruptedError:
+            continue
+        cpu += usage.ru_utime + usage.ru_stime
+        peak = max(peak, usage.ru_maxrss * 1024)
+
+
+def _disk_used(path: str) -> int:
+    info = os.statvfs(path)
+    return (info.f_blocks - info.f_bfree) * info.f_frsize
+
+
+def play_move(request: dict, home: str) -> dict:
+    """One move: files in, bot run, everything killed, the answer out."""
+    prepare_folder(home, request["files"])
+    started = time.monotonic()
+    pid, failed = _start(request, home)
+    error = _exec_error(failed)  # returns once exec succeeded or failed
+    while True:
+        try:
+            _, status, usage = os.wait4(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    ended = time.monotonic()
+    rest_cpu, rest_peak = _reap_everything()
+    reply = {
+        "status": os.waitstatus_to_exitcode(status),
+        "cpu": usage.ru_utime + usage.ru_stime + rest_cpu,
+        "peak": max(usage.ru_maxrss * 1024, rest_peak),
+        "started": started,
+        "ended": ended,
+        "exec_error": error,
+        "disk": [_disk_used(home), _disk_used("/tmp")],
+    }
+    if error is None and reply["status"] == 0:
+        reply["output"], reply["output_verdict"], reply["output_message"] = read_output(home, request["file_size"])
+    return reply
+
+
+def main() -> None:
+    config = json.loads(sys.argv[1])
+    home = config["home"]
+    if os.getuid() == 0:
+        _drop_privileges(home, config["uid"], config["gid"])
+    _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    _prctl(_PR_SET_DUMPABLE, 0)
+    requests, replies = config["requests"], config["replies"]
+    os.set_inheritable(requests, False)  # no bot may hold them
+    os.set_inheritable(replies, False)
+    send(replies, {"ready": True, "uid": os.getuid()})
+    while (request := receive(requests)) is not None:
+        send(replies, play_move(request, home))
+    _reap_everything()
+
+
+if __name__ == "__main__":
+    main()
