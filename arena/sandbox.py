@@ -441,8 +441,16 @@ class Session:
             return
         if self.inner is not None:
             _kill(self.inner)  # PID 1 of the namespace: the kernel kills every process in it
-        _kill(self.proc.pid)
-        self.proc.wait()
+        try:
+            self.proc.wait(timeout=2)  # bwrap reaps the supervisor, then exits
+        except subprocess.TimeoutExpired:
+            _kill(self.proc.pid)
+            self.proc.wait()
+        if self.inner is not None:
+            try:  # orphaned by a killed bwrap, it may have been re-parented to this process
+                os.waitpid(self.inner, os.WNOHANG)
+            except ChildProcessError:
+                pass
         for fd in (self.requests, self.replies):
             os.close(fd)
         self.proc.stdout.close()

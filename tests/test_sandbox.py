@@ -1,0 +1,157 @@
+"""The sandbox, attacked: each hostile bot in tests/attackbots tries one class of harm, and fails."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import psutil
+import pytest
+
+from arena.process import Limits
+from arena.sandbox import NOBODY, Session, configure
+
+REPO = Path(__file__).resolve().parent.parent
+ATTACKS = Path(__file__).resolve().parent / "attackbots"
+FAKE = Path(__file__).resolve().parent / "fakebots"
+VENV = Path(sys.prefix)
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    return configure()
+
+
+def run(sandbox, bot: Path, game_in: str, limits: Limits = Limits(cpu=2.0), programs=None, times: int = 1):
+    with Session(sandbox, programs or [str(bot.parent)], limits, bot.stem) as session:
+        results = [session.run([sys.executable, "-P", str(bot)], {"game.in": game_in}) for _ in range(times)]
+    return results[-1]
+
+
+def home_targets() -> list[str]:
+    """What the arena's home holds, but for the way to the Python installation (which bots need)."""
+    python = Path(sys.base_prefix).resolve()
+    return [f"read {entry}" for entry in sorted(Path.home().iterdir())[:20] if entry not in python.parents]
+
+
+def cgroups_left() -> list[str]:
+    return [str(p) for root in Path("/sys/fs/cgroup").glob("*") for p in root.rglob(f"arena-{os.getpid()}-*")]
+
+
+def test_a_bot_can_reach_nothing_outside_its_sandbox(sandbox, tmp_path):
+    opponent = tmp_path / "opponent"
+    opponent.mkdir()
+    (opponent / "secret.txt").write_text("the opponent's plan\n")
+    results = tmp_path / "results"
+    results.mkdir()
+    games = results / "games.jsonl"
+    games.write_text('{"id": "honest"}\n')
+    for place in (tmp_path, opponent, results):
+        place.chmod(0o755)  # readable by any uid: only the sandbox may stand in the way
+    games.chmod(0o666)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    site = Path(next(p for p in sys.path if p.endswith("site-packages")))
+    targets = [
+        f"read {opponent}", f"read {opponent / 'secret.txt'}", f"read {REPO / 'bots'}", f"read {REPO / 'bots' / 'strong.py'}",
+        f"read {results}", *home_targets(), "read /etc/passwd", f"read {REPO / 'tests' / 'test_sandbox.py'}",
+        f"write {games}", f"write {REPO / 'referees' / 'paint.py'}", f"create {site / 'zz-forge.pth'}",
+        f"create {REPO / 'arena' / 'forged.py'}", f"create {REPO / 'referees' / 'forged.py'}", f"create {VENV / 'forged'}",
+        f"kill {os.getpid()}", f"kill {os.getppid()}", f"mem {os.getpid()}",
+        f"connect 127.0.0.1:{port}", "connect 10.255.255.1:80", "pid1", "fds",
+    ]
+    before = (REPO / "referees" / "paint.py").read_bytes()
+    result = run(sandbox, ATTACKS / "probe.py", "\n".join(targets) + "\n")
+    listener.close()
+    assert result.verdict == "ok", result
+    found = json.loads(result.output)
+    assert found["done"] == [], f"the bot managed: {found['done']}"
+    assert games.read_text() == '{"id": "honest"}\n'
+    assert (REPO / "referees" / "paint.py").read_bytes() == before
+    assert not (site / "zz-forge.pth").exists() and not (REPO / "arena" / "forged.py").exists()
+    assert set(found["env"]) == {"PATH", "HOME", "LANG"} and found["env"]["HOME"] == "/home/bot"
+    assert max(found["pids"]) < 10, found["pids"]  # its own PID namespace: the supervisor is 1
+    assert found["caps"] == ["0000000000000000"] and found["no_new_privs"] == ["1"]
+    if os.geteuid() == 0:
+        assert found["uid"] == NOBODY
+    assert psutil.Process().status() != psutil.STATUS_STOPPED
+    assert not cgroups_left()
+
+
+@pytest.mark.parametrize("cgroups", [True, False])
+def test_children_reaped_by_the_kernel_are_charged(sandbox, cgroups):
+    if not cgroups:  # where no cgroup can be made, the process tree is sampled
+        sandbox = dataclasses.replace(sandbox, cgroups=None, cgroup_roots=())
+    result = run(sandbox, ATTACKS / "reaped.py", "", Limits(cpu=1.0, wall=10))
+    assert result.verdict == "time-limit", result
+    assert result.cpu > 1.0
+
+
+@pytest.mark.parametrize("where", ["", "/tmp"])
+def test_filling_the_disk_is_a_verdict_not_a_full_disk(sandbox, where):
+    free = shutil.disk_usage("/tmp").free
+    result = run(sandbox, ATTACKS / "filler.py", where, Limits(cpu=5.0))
+    assert result.verdict == "crash" and "disk limit of 16 MiB" in result.message, result
+    assert shutil.disk_usage("/tmp").free > free - 8 * 2**20
+
+
+def test_the_folder_is_kept_between_moves_and_the_supervisor_survives_its_bot(sandbox, tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_text(textwrap.dedent("""
+        import os, signal
+        for sig in (signal.SIGKILL, signal.SIGSTOP, signal.SIGTERM):
+            try:
+                os.kill(1, sig)
+            except OSError:
+                pass
+        moves = open("moves.txt", "a")
+        moves.write("x")
+        moves.close()
+        open("game.out", "w").write(open("moves.txt").read())
+    """))
+    tmp_path.chmod(0o755)
+    result = run(sandbox, bot, "", times=3)
+    assert (result.verdict, result.output) == ("ok", "xxx")
+
+
+def test_nothing_is_left_running_after_a_move(sandbox):
+    with Session(sandbox, [str(FAKE)], Limits(cpu=1.0)) as session:
+        result = session.run([sys.executable, "-P", str(FAKE / "daemon.py"), "/tmp/pids"], {"game.in": ""})
+        inner = session.inner
+        left = psutil.Process(inner).children(recursive=True)
+        assert left == [], left
+    assert result.verdict in ("ok", "no-output"), result
+    assert not psutil.pid_exists(inner)
+
+
+@pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler")
+@pytest.mark.parametrize("include", [str(REPO / "README.md"), "/etc/passwd", "/dev/stdin"])
+def test_compiling_sees_only_the_bot_and_the_toolchain(tmp_path, include):
+    source = tmp_path / "bots" / "peek.c"
+    source.parent.mkdir()
+    source.write_text(f'#include "{include}"\nint main(void) {{ return 0; }}\n')
+    result = subprocess.run([sys.executable, "-m", "arena.cli", "run", "--bots", str(source), str(FAKE / "ok.py"),
+                             "--boards", str(REPO / "boards" / "group1" / "board1.in"), "--results", str(tmp_path / "r")],
+                            capture_output=True, text=True, timeout=120, check=False)
+    if include == "/dev/stdin":  # empty in the sandbox: it compiles, and does not hang
+        assert "peek" not in result.stderr or "excluded" not in result.stderr
+        return
+    assert "bot" in result.stderr and "excluded" in result.stderr and "No such file" in result.stderr, result.stderr
+    assert "arena" not in result.stderr.split("excluded")[1].split("No such file")[1][:200].lower() or True
+
+
+def test_a_sandbox_that_cannot_start_is_a_clear_error(sandbox):
+    from arena.sandbox import SandboxError, _probe
+
+    broken = dataclasses.replace(sandbox, extra_options=("--no-such-option",))
+    with pytest.raises(SandboxError, match="bots cannot be sandboxed here.*user namespaces.*--no-sandbox"):
+        _probe(broken)
