@@ -153,5 +153,5 @@ def test_a_sandbox_that_cannot_start_is_a_clear_error(sandbox):
     from arena.sandbox import SandboxError, _probe
 
     broken = dataclasses.replace(sandbox, extra_options=("--no-such-option",))
-    with pytest.raises(SandboxError, match="bots cannot be sandboxed here.*user namespaces.*--no-sandbox"):
+    with pytest.raises(SandboxError, match="(?s)bots cannot be sandboxed here.*user namespaces.*--no-sandbox"):
         _probe(broken)
