@@ -4,15 +4,20 @@ Compiles a trivial C bot (reads game.in, writes game.out) into a temporary
 folder and runs it N times each way, interleaved so that both see the same
 machine load:
 
-* bare: write game.in, ``subprocess.run([bot], cwd=folder, capture_output=True)``,
-  read game.out -- the least any runner must do;
-* arena: ``run_bot`` with the default limits (rlimits, own session, pidfd
-  wait, process-tree cleanup, verdict);
-* strict: ``run_bot`` with ``Limits(strict=True)`` (rlimits set before exec,
-  which costs a ``fork`` instead of a ``vfork``), for comparison.
+* bare: remove game.out, write game.in, ``subprocess.run([bot], cwd=folder,
+  capture_output=True)``, read game.out -- the least any runner must do (the
+  arena removes game.out before each move too: on ext4 truncating an existing
+  file forces a flush, so a baseline that truncates would be handicapped);
+* sandbox: a move in the bot's sandbox (``arena.sandbox.Session``, set up
+  once per game, as the arena does: the supervisor inside writes the files,
+  starts the bot with its rlimits, kills what it left, reads game.out), with
+  the default limits and accounting (a cgroup where one can be made);
+* unsandboxed: ``run_bot`` (``--no-sandbox``) with the default limits;
+* strict: ``run_bot`` with ``Limits(strict=True)``, for comparison.
 
 Prints the median and mean milliseconds per move of each and the ratios to
-bare (target for arena: median ratio <= 1.5).  Usage: python benchmarks/bench_process.py [N]
+bare (target for the sandbox, the default: median ratio <= 1.5), and the
+one-off cost of setting a sandbox up.  Usage: python benchmarks/bench_process.py [N]
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import time
 from pathlib import Path
 
 from arena.process import Limits, run_bot
+from arena.sandbox import Session, configure
 
 BOT = r"""
 #include <stdio.h>
@@ -53,6 +59,7 @@ def compile_bot(folder: Path) -> Path:
 def bare(binary: Path, folder: Path) -> float:
     """One move the bare way; its wall time in seconds."""
     start = time.perf_counter()
+    (folder / "game.out").unlink(missing_ok=True)
     (folder / "game.in").write_text(TEXT)
     subprocess.run([str(binary)], cwd=folder, capture_output=True, check=True)
     answer = (folder / "game.out").read_text()
@@ -70,6 +77,15 @@ def arena(binary: Path, folder: Path, limits: Limits | None = None) -> float:
     return elapsed
 
 
+def sandboxed(binary: Path, session: Session) -> float:
+    """One move in the bot's sandbox; its wall time in seconds."""
+    start = time.perf_counter()
+    result = session.run([str(binary)], {"game.in": TEXT})
+    elapsed = time.perf_counter() - start
+    assert result.verdict == "ok" and result.output == "42\n", result
+    return elapsed
+
+
 def main(count: int = 200) -> float:
     if shutil.which("cc") is None:
         sys.exit("bench_process: no C compiler (cc) on PATH")
@@ -77,9 +93,17 @@ def main(count: int = 200) -> float:
         root = Path(tmp)
         binary = compile_bot(root)
         (root / "bare").mkdir()
+        root.chmod(0o755)
+        sandbox = configure()
+        print(sandbox.describe())
+        started = time.perf_counter()
+        session = Session(sandbox, [str(root)], Limits())
+        session.start()
+        print(f"setting a sandbox up: {(time.perf_counter() - started) * 1000:.1f} ms (once per bot per game)")
         ways = {
             "bare": lambda: bare(binary, root / "bare"),
-            "arena": lambda: arena(binary, root / "arena"),
+            "sandbox": lambda: sandboxed(binary, session),
+            "unsandboxed": lambda: arena(binary, root / "arena"),
             "strict": lambda: arena(binary, root / "strict", Limits(strict=True)),
         }
         times: dict[str, list[float]] = {way: [] for way in ways}
@@ -89,14 +113,15 @@ def main(count: int = 200) -> float:
         for _ in range(count):
             for way, move in ways.items():
                 times[way].append(move())
+        session.close()
     medians = {k: statistics.median(v) * 1000 for k, v in times.items()}
     means = {k: statistics.fmean(v) * 1000 for k, v in times.items()}
     print(f"{count} moves each, trivial C bot")
     for way in times:
         ratios = f"ratio to bare: median {medians[way] / medians['bare']:.2f}, mean {means[way] / means['bare']:.2f}"
-        print(f"  {way:6}: median {medians[way]:.3f} ms, mean {means[way]:.3f} ms per move; {ratios}")
-    ratio = medians["arena"] / medians["bare"]
-    print(f"  arena/bare median ratio {ratio:.2f} (target <= 1.5)")
+        print(f"  {way:11}: median {medians[way]:.3f} ms, mean {means[way]:.3f} ms per move; {ratios}")
+    ratio = medians["sandbox"] / medians["bare"]
+    print(f"  sandbox/bare median ratio {ratio:.2f} (target <= 1.5)")
     return ratio
 
 
