@@ -114,6 +114,7 @@ def _entry(seat: int, inv: Invocation, verdict: str, message: str) -> dict[str, 
         "verdict": verdict,
         "cpu": round(inv.cpu, 4),
         "wall": round(inv.wall, 4),
+        "wait": round(inv.waited, 4),  # of the wall time, waiting for a core (not held against the bot)
         "output": _clip(inv.output),
     }
     if message:

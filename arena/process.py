@@ -75,7 +75,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.supervisor import OUTPUT, prepare_folder, read_output  # noqa: F401 (part of this module's API)
+from arena.supervisor import OUTPUT, prepare_folder, read_output, run_delay  # noqa: F401 (part of this module's API)
 
 log = logging.getLogger("arena.process")
 
@@ -83,6 +83,8 @@ log = logging.getLogger("arena.process")
 VERDICTS = ("ok", "time-limit", "memory-limit", "crash", "no-output")
 #: Seconds between two samples of the bot's process tree.
 TICK = 0.01
+#: Time spent waiting for a core stretches the wall-clock cap by at most this many caps.
+MAX_WAIT = 20
 #: Seconds the arena tries to kill and reap a bot's processes before giving up.
 CLEANUP = 5.0
 
@@ -132,6 +134,7 @@ class Invocation:
     stdout: str
     stderr: str
     peak_memory: int | None = None  # bytes, when known
+    waited: float = 0.0  # seconds the bot's process was ready to run but had no core (not held against it)
 
 
 def run_bot(command: Sequence[str], folder: Path, files: Mapping[str, str], limits: Limits) -> Invocation:
@@ -205,6 +208,7 @@ class _Run:
         self.width = 0  # processes in the tree at the last sample
         self.rusage: resource.struct_rusage | None = None
         self.ended = self.started
+        self.waited = 0.0  # seconds the bot's process waited for a core
 
     def start(self) -> None:
         """Start the bot (``_CannotStart`` if its program cannot be executed)."""
@@ -222,10 +226,10 @@ class _Run:
 
     def watch(self) -> None:
         """Drain the pipes until the bot exits or breaks a limit."""
-        deadline = self.started + self.limits.wall_cap
         tick = self.started + TICK
         backoff = 0.0005  # without a pidfd: exit is polled, sooner at first
         while not self.exited:
+            deadline = wall_deadline(self.started, self.limits, self.waited)
             wake = min(tick, deadline)
             if self.pidfd is None:
                 wake = min(wake, time.monotonic() + backoff)
@@ -243,6 +247,8 @@ class _Run:
             if now >= tick:
                 self._sample()
                 tick = now + TICK
+                self.waited = max(self.waited, run_delay(self.pid))
+                deadline = wall_deadline(self.started, self.limits, self.waited)
             if now >= deadline and self.killed is None:
                 self.killed = "wall"
             if self.killed:
@@ -324,6 +330,8 @@ class _Run:
             self._sample()  # charge the CPU of the survivors up to now
         self._kill()
         if self.pid is not None:  # else not started, or its pid not noted: then it is adopted
+            if self.exited:  # its zombie still tells how long it waited for a core
+                self.waited = max(self.waited, run_delay(self.pid))
             _, status, self.rusage = os.wait4(self.pid, 0)
             self.proc.returncode = os.waitstatus_to_exitcode(status)  # so Popen never waits again
         self.ended = time.monotonic()
@@ -399,28 +407,43 @@ class _Run:
             stdout=self.out.text(),
             stderr=self.err.text(),
             peak_memory=self.peak_memory() or None,
+            waited=self.waited,
         )
 
     def _verdict(self, code: int) -> tuple[str, str]:
         cpu, wall = self.cpu(), self.ended - self.started
-        verdict = limit_verdict(self.limits, self.killed, cpu, code, self.width, self.memory)
-        if verdict is None and wall > self.limits.wall_cap:  # it exited, but the arena looked too late
-            verdict = ("time-limit", f"wall-clock cap of {self.limits.wall_cap:g} s reached ({wall:.2f} s)")
+        verdict = limit_verdict(self.limits, self.killed, cpu, code, self.width, self.memory, self.waited)
+        if verdict is None:  # it exited, but perhaps after the cap (the arena was slow to look)
+            verdict = late_verdict(self.limits, wall, self.waited)
         if verdict is None and code != 0:
             verdict = failure_verdict(self.limits, code, bytes(self.err.data), self.peak_memory())
         return verdict or ("ok", "")
 
 
+def wall_deadline(started: float, limits: Limits, waited: float) -> float:
+    """When the wall-clock cap runs out: the time the bot waited for a core
+    (a busy machine's doing, not the bot's) is added, up to ``MAX_WAIT`` caps."""
+    return started + limits.wall_cap + min(waited, MAX_WAIT * limits.wall_cap)
+
+
+def late_verdict(limits: Limits, wall: float, waited: float) -> tuple[str, str] | None:
+    """time-limit for a bot that exited after its wall-clock cap (less the time it waited for a core)."""
+    if wall - min(waited, MAX_WAIT * limits.wall_cap) <= limits.wall_cap:
+        return None
+    return "time-limit", (f"wall-clock cap of {limits.wall_cap:g} s reached: it ran {wall:.2f} s, "
+                          f"{waited:.2f} s of it waiting for a core")
+
+
 def limit_verdict(limits: Limits, killed: str | None, cpu: float, code: int | None,
-                  width: int, memory: int) -> tuple[str, str] | None:
+                  width: int, memory: int, waited: float = 0.0) -> tuple[str, str] | None:
     """The verdict of a bot that broke a limit (``killed`` names the limit the
     arena saw broken, if any), or None."""
     used = f"used {cpu:.2f} s of CPU (limit {limits.cpu:g} s)"
     if killed == "cpu" or cpu > limits.cpu or code == -signal.SIGXCPU:
         return "time-limit", used
     if killed == "wall":
-        return "time-limit", (f"wall-clock cap of {limits.wall_cap:g} s reached, {used}: "
-                              f"the bot was sleeping, blocked or starved of CPU")
+        return "time-limit", (f"wall-clock cap of {limits.wall_cap:g} s reached, {used}, and waited "
+                              f"{waited:.2f} s for a core (not counted): the bot was sleeping, blocked or stuck")
     if killed == "memory":
         return "memory-limit", (f"{width} processes used {_size(memory)} of memory "
                                 f"(limit {_size(limits.memory)})")

@@ -58,11 +58,14 @@ from arena.process import (
     Limits,
     children,
     failure_verdict,
+    late_verdict,
     limit_verdict,
     proportional,
     rlimits,
     run_bot,
+    run_delay,
     stat,
+    wall_deadline,
 )
 
 #: Inside the sandbox.
@@ -472,7 +475,7 @@ class Session:
             if move.killed:
                 self.close()
 
-    def _await_reply(self, deadline: float, on_tick=None) -> tuple[dict | None, str | None]:
+    def _await_reply(self, deadline: float, on_tick: _Move | None = None) -> tuple[dict | None, str | None]:
         """Wait for the supervisor's answer, draining the bot's output meanwhile."""
         buffer = bytearray()
         poller = select.poll()
@@ -497,6 +500,7 @@ class Session:
                 tick = now + TICK
                 if problem:
                     return None, problem
+                deadline = on_tick.deadline()
             if now >= deadline:
                 return None, "wall"
 
@@ -528,6 +532,8 @@ class _Move:
         self.sampled_cpu = 0.0
         self.peak = self.memory = self.width = 0
         self.seen: dict[int, int] = {}
+        self.main: int | None = None  # the bot's own process, as the arena sees it
+        self.waited = 0.0  # seconds it waited for a core
 
     def play(self, files: Mapping[str, str]) -> Invocation:
         session, limits = self.session, self.limits
@@ -538,7 +544,7 @@ class _Move:
         self.reaped_start = info.children if info else 0
         request = {"command": self.command, "env": ENVIRONMENT, "rlimits": rlimits(limits),
                    "files": dict(files), "file_size": limits.file_size}
-        started = time.monotonic()
+        self.started = started = time.monotonic()
         supervisor.send(session.requests, request)
         reply, problem = session._await_reply(started + limits.wall_cap, on_tick=self)
         ended = time.monotonic()
@@ -546,6 +552,9 @@ class _Move:
             self.killed = {"wall": "wall"}.get(problem, problem or "gone")
         self._collect()
         return self._invocation(reply, ended - started)
+
+    def deadline(self) -> float:
+        return wall_deadline(self.started, self.limits, self.waited)
 
     def output(self, fd: int) -> None:
         capture = self.out if fd == self.session.proc.stdout.fileno() else self.err
@@ -572,6 +581,9 @@ class _Move:
         """Measure the bot's processes; the limit broken, if any."""
         session = self.session
         memory, tree, ticks = 0, self._tree(), 0
+        if self.main is None and tree:
+            self.main = min(tree)  # the bot: the supervisor's first child (orphans come later)
+        self.waited = max(self.waited, run_delay(self.main))
         for pid in tree:
             info = stat(pid)
             if info is not None:
@@ -611,11 +623,12 @@ class _Move:
         else:
             code, wall = reply["status"], reply["ended"] - reply["started"]
             cpu, peak = max(cpu, reply["cpu"]), max(self.peak, reply["peak"])
+            self.waited = max(self.waited, reply["waited"])
         base = {"cpu": cpu, "wall": wall, "exit_code": code, "stdout": self.out.text(),
-                "stderr": self.err.text(), "peak_memory": peak or None}
-        verdict = limit_verdict(limits, self.killed, cpu, code, self.width, self.memory)
-        if verdict is None and wall > limits.wall_cap:
-            verdict = ("time-limit", f"wall-clock cap of {limits.wall_cap:g} s reached ({wall:.2f} s)")
+                "stderr": self.err.text(), "peak_memory": peak or None, "waited": self.waited}
+        verdict = limit_verdict(limits, self.killed, cpu, code, self.width, self.memory, self.waited)
+        if verdict is None:
+            verdict = late_verdict(limits, wall, self.waited)
         if verdict is None and oom:
             verdict = ("memory-limit", f"the sandbox ran out of memory (limit {limits.memory // 2**20} MiB)")
         if verdict is None and forks:

@@ -97,6 +97,18 @@ def read_output(folder, limit: int) -> tuple[str | None, str, str]:
         return handle.read(limit).decode("utf-8", errors="replace"), "ok", ""
 
 
+def run_delay(pid: int | None) -> float:
+    """Seconds ``pid`` has spent ready to run but waiting for a core (the
+    scheduler's run-queue delay, /proc/<pid>/schedstat), 0 when unknown.  It
+    can be read until the process is reaped."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as handle:
+            fields = handle.read().split()
+    except (OSError, TypeError):
+        return 0.0
+    return int(fields[1]) / 1e9 if len(fields) >= 2 else 0.0
+
+
 # -- messages
 
 
@@ -217,11 +229,13 @@ def play_move(request: dict, home: str) -> dict:
     error = _exec_error(failed)  # returns once exec succeeded or failed
     while True:
         try:
-            _, status, usage = os.wait4(pid, 0)
+            os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
             break
         except InterruptedError:
             continue
     ended = time.monotonic()
+    waited = run_delay(pid)  # read from its zombie, before it is reaped
+    _, status, usage = os.wait4(pid, 0)
     rest_cpu, rest_peak = _reap_everything()
     reply = {
         "status": os.waitstatus_to_exitcode(status),
@@ -229,6 +243,7 @@ def play_move(request: dict, home: str) -> dict:
         "peak": max(usage.ru_maxrss * 1024, rest_peak),
         "started": started,
         "ended": ended,
+        "waited": waited,
         "exec_error": error,
         "disk": [_disk_used(home), _disk_used("/tmp")],
     }
