@@ -239,15 +239,41 @@ def judge_cases(text: str) -> Iterator[str]:
         yield _judge_case(reader, case, TicTacToe3DState.empty(n, m), p)
 
 
+class _Columns:
+    """A board that changes in place, for judge mode: a case may hold many
+    thousands of moves, and copying the position at each one (as ``drop`` does
+    for the arena's immutable states) would cost time quadratic in them.  It
+    answers ``ball`` and ``m`` like a state, so ``line_through`` reads it."""
+
+    def __init__(self, n: int, m: int):
+        self.n, self.m = n, m
+        self.columns: list[list[int]] = [[] for _ in range(n * n)]
+
+    def ball(self, x: int, y: int, z: int) -> int:
+        if 1 <= x <= self.n and 1 <= y <= self.n and z >= 1:
+            column = self.columns[(x - 1) * self.n + (y - 1)]
+            return column[z - 1] if z <= len(column) else 0
+        return 0
+
+    def drop(self, move: Drop, colour: int) -> Line | None:
+        column = self.columns[(move.x - 1) * self.n + (move.y - 1)]
+        column.append(colour)
+        return line_through(self, move.x, move.y, len(column), colour)  # type: ignore[arg-type]
+
+
 def _judge_case(reader: TokenReader, case: int, state: TicTacToe3DState, p: int) -> str:
+    """Every move is read (a bad token is an error even after the game is won);
+    the first line of m decides.  Linear in p."""
     verdict = "Draw"
+    board = _Columns(state.n, state.m)
+    won = False
     for t in range(1, p + 1):
         move = Drop(reader.int(f"x of move {t} of case {case}", 1, state.n),
                     reader.int(f"y of move {t} of case {case}", 1, state.n))
-        if state.line is None:
-            state = drop(state, move)
-            if state.line is not None:
-                verdict = f"{COLOUR_NAMES[state.line.colour]} {t}"
+        if not won:
+            line = board.drop(move, BLACK if t % 2 == 1 else WHITE)
+            if line is not None:
+                won, verdict = True, f"{COLOUR_NAMES[line.colour]} {t}"
     return verdict
 
 
