@@ -7,11 +7,17 @@ Each module has ``add_parser(subparsers)`` (which sets ``func``) and a
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import referees
 from arena.errors import ArenaError
+
+if TYPE_CHECKING:
+    from arena.bots import Compilers
+    from arena.sandbox import Sandbox
 
 COMMANDS = ("run", "show", "generate", "judge", "solve")
 
@@ -48,3 +54,47 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {text!r}")
     return value
+
+
+# -- what every command that plays games shares: the sandbox and the compilers
+
+
+def add_bot_options(parser: argparse.ArgumentParser) -> None:
+    """--no-sandbox, --sandbox-uid, --disk, --cc, --cflags, --cxx, --cxxflags."""
+    sandboxing = parser.add_argument_group(
+        "sandbox", "Every bot runs in a bubblewrap sandbox: it sees only its own folder and program, the system's "
+        "files and the arena's Python packages (read-only), no other process, no network.")
+    sandboxing.add_argument("--no-sandbox", action="store_true",
+                            help="run bots as plain processes of the arena's user (only for bots you trust: "
+                            "a hostile bot can then read its opponents, forge the results or stop the arena)")
+    sandboxing.add_argument("--sandbox-uid", type=int, metavar="UID",
+                            help="when the arena runs as root, the unprivileged uid bots run as (default 65534)")
+    sandboxing.add_argument("--disk", type=positive_int, default=16, metavar="MIB",
+                            help="size of a bot's folder, and of its private /tmp, in MiB (default 16)")
+    compiling = parser.add_argument_group(
+        "compilers", "C and C++ bots are compiled once per tournament, in the sandbox; make's variables CC, CXX, "
+        "CFLAGS and CXXFLAGS are read from the environment when these options are not given.")
+    compiling.add_argument("--cc", metavar="COMMAND", help="the C compiler (default cc)")
+    compiling.add_argument("--cflags", metavar="FLAGS", help="C flags (default '-O2 -std=gnu11'; -lm is linked)")
+    compiling.add_argument("--cxx", metavar="COMMAND", help="the C++ compiler (default c++)")
+    compiling.add_argument("--cxxflags", metavar="FLAGS", help="C++ flags (default '-O2 -std=c++17')")
+
+
+def prepare_from_options(args: argparse.Namespace, results: Path) -> tuple[list, list, Sandbox | None, Compilers]:
+    """The sandbox of this run (checked to work here, and announced), and the
+    bots copied into ``results/.bots`` and compiled in it: (bots, excluded,
+    sandbox or None for --no-sandbox, compilers)."""
+    from arena.bots import COPIES, Compilers, prepare_bots
+    from arena.sandbox import configure, sandboxed_compiler
+
+    if args.no_sandbox:
+        sandbox = None
+        print("arena: sandbox: none (--no-sandbox): bots run as plain processes of uid "
+              f"{os.getuid()}; trust them", file=sys.stderr)
+    else:
+        sandbox = configure(uid=args.sandbox_uid, disk=args.disk * 2**20)
+        print(f"arena: {sandbox.describe()}", file=sys.stderr)
+    compilers = Compilers.from_environment(cc=args.cc, cxx=args.cxx, cflags=args.cflags, cxxflags=args.cxxflags)
+    bots, excluded = prepare_bots(args.bots, results / COPIES, log=lambda text: print(f"arena: {text}", file=sys.stderr),
+                                  compilers=compilers, compile=sandboxed_compiler(sandbox) if sandbox else None)
+    return bots, excluded, sandbox, compilers

@@ -18,11 +18,9 @@ from tabulate import tabulate_formats
 import referees
 from arena import tables, tournament
 from arena.boards import Board, find_boards, load_board
-from arena.bots import COPIES, Compilers, prepare_bots
-from arena.commands import get_referee, positive_float, positive_int
+from arena.commands import add_bot_options, get_referee, positive_float, positive_int, prepare_from_options
 from arena.errors import ArenaError
 from arena.process import Limits
-from arena.sandbox import Sandbox, configure, sandboxed_compiler
 from arena.store import LOG, Store
 
 log = logging.getLogger("arena")
@@ -59,23 +57,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="wall-clock cap per invocation (default 3 x the CPU limit)")
     parser.add_argument("--memory", type=positive_int, default=256, metavar="MIB",
                         help="memory per invocation in MiB (default 256)")
-    sandboxing = parser.add_argument_group(
-        "sandbox", "Every bot runs in a bubblewrap sandbox: it sees only its own folder and program, the system's "
-        "files and the arena's Python packages (read-only), no other process, no network.")
-    sandboxing.add_argument("--no-sandbox", action="store_true",
-                            help="run bots as plain processes of the arena's user (only for bots you trust: "
-                            "a hostile bot can then read its opponents, forge the results or stop the arena)")
-    sandboxing.add_argument("--sandbox-uid", type=int, metavar="UID",
-                            help="when the arena runs as root, the unprivileged uid bots run as (default 65534)")
-    sandboxing.add_argument("--disk", type=positive_int, default=16, metavar="MIB",
-                            help="size of a bot's folder, and of its private /tmp, in MiB (default 16)")
-    compiling = parser.add_argument_group(
-        "compilers", "C and C++ bots are compiled once per tournament, in the sandbox; make's variables CC, CXX, "
-        "CFLAGS and CXXFLAGS are read from the environment when these options are not given.")
-    compiling.add_argument("--cc", metavar="COMMAND", help="the C compiler (default cc)")
-    compiling.add_argument("--cflags", metavar="FLAGS", help="C flags (default '-O2 -std=gnu11'; -lm is linked)")
-    compiling.add_argument("--cxx", metavar="COMMAND", help="the C++ compiler (default c++)")
-    compiling.add_argument("--cxxflags", metavar="FLAGS", help="C++ flags (default '-O2 -std=c++17')")
+    add_bot_options(parser)
     parser.add_argument("--format", default="simple", choices=tabulate_formats, metavar="FORMAT",
                         help="table format: plain, simple, github, html, latex, ... (default simple)")
     parser.set_defaults(func=main)
@@ -87,11 +69,7 @@ def main(args: argparse.Namespace) -> int:
     _check_unique_names(board for board, _ in boards)
     name = args.name or time.strftime(f"{referee.name}-%Y%m%d-%H%M%S")
     store = Store(Path(args.results) / name)
-    sandbox = _sandbox(args)
-    compilers = Compilers.from_environment(cc=args.cc, cxx=args.cxx, cflags=args.cflags, cxxflags=args.cxxflags)
-    notice = lambda text: print(f"arena: {text}", file=sys.stderr)
-    bots, excluded = prepare_bots(args.bots, Path(args.results) / COPIES, log=notice, compilers=compilers,
-                                  compile=sandboxed_compiler(sandbox) if sandbox else None)
+    bots, excluded, sandbox, compilers = prepare_from_options(args, Path(args.results))
     for bad in excluded:
         print(f"arena: bot {str(bad.path)!r} is excluded: {bad.reason}", file=sys.stderr)
     if len(bots) < referee.players:
@@ -101,17 +79,6 @@ def main(args: argparse.Namespace) -> int:
     used = compilers.describe() if any(bot.command[0].endswith(".bin") for bot in bots) else None
     game = tournament.Tournament(referee, tuple(bots), boards, limits, sandbox, used)
     return _play(game, store, args, name)
-
-
-def _sandbox(args: argparse.Namespace) -> Sandbox | None:
-    """The sandbox for this run (checked to work here), or None with --no-sandbox."""
-    if args.no_sandbox:
-        print("arena: sandbox: none (--no-sandbox): bots run as plain processes of uid "
-              f"{os.getuid()}; trust them", file=sys.stderr)
-        return None
-    sandbox = configure(uid=args.sandbox_uid, disk=args.disk * 2**20)
-    print(f"arena: {sandbox.describe()}", file=sys.stderr)
-    return sandbox
 
 
 def _check_unique_names(boards: Iterable[Board]) -> None:
