@@ -27,6 +27,7 @@ that bot with the reason; it does not stop the tournament.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shlex
@@ -89,7 +90,9 @@ class Compilers:
                 for language, lang in (("c", self.cc), ("c++", self.cxx))}
 
 
+@functools.cache
 def _version(compiler: str) -> str:
+    """The first line of ``compiler --version`` (asked once per process)."""
     words = shlex.split(compiler)
     if not words or shutil.which(words[0]) is None:
         return "not installed"
@@ -248,7 +251,8 @@ def _read_only(folder: Path) -> None:
 def _build(source: Path, language: str, compilers: Compilers, compile: Compile) -> Path | str:
     """The binary of ``source`` beside it, compiled unless already there; or why not."""
     command = compilers.command(language)
-    key = hashlib.sha256(shlex.join(command + [compilers.libraries]).encode() + b"\0" + source.read_bytes())
+    identity = shlex.join(command + [compilers.libraries]) + "\0" + _version(command[0])  # a new compiler rebuilds
+    key = hashlib.sha256(identity.encode() + b"\0" + source.read_bytes())
     binary = source.with_name(f"{source.stem}.{key.hexdigest()[:12]}.bin")
     if binary.is_file():
         return binary
