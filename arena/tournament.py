@@ -9,6 +9,7 @@ tournament resumes by running the same command.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import itertools
 import logging
 import multiprocessing
@@ -68,7 +69,7 @@ def run(tournament: Tournament, store: Store, records: list[dict[str, Any]], *, 
     records, old and new.  On Ctrl-C every finished game is on disk."""
     records = list(records)
     done = {r["id"] for r in records}
-    todo = [(spec, state) for spec, state in tournament.schedule() if spec.id not in done]
+    todo = interleave([(spec, state) for spec, state in tournament.schedule() if spec.id not in done])
     total = len(done) + len(todo)
     if done:
         log.info("resuming: %d of %d games already recorded, %d to play", len(done), total, len(todo))
@@ -78,6 +79,15 @@ def run(tournament: Tournament, store: Store, records: list[dict[str, Any]], *, 
         records.append(record)
         log.info("%s  %s", progress.step(), describe(record))
     return records
+
+
+def interleave(games: list[tuple[GameSpec, Any]]) -> list[tuple[GameSpec, Any]]:
+    """The games in an order that mixes boards and pairings evenly (a fixed
+    pseudo-random order, by a hash of each game's id, the same on every run),
+    so that the games played so far are a fair sample of the rest and the
+    estimate of the time left holds on boards of mixed sizes; the schedule's
+    own order (board by board) would play all the small boards first."""
+    return sorted(games, key=lambda game: hashlib.sha256(game[0].id.encode()).digest())
 
 
 def _play_all(tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: int) -> Iterator[dict[str, Any]]:

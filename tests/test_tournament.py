@@ -211,3 +211,20 @@ def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how, jobs, group
         assert arena.returncode == 130 and "Resume with: arena run" in err, err
         assert "Traceback" not in err and "Error" not in err, err
     assert not _left_after(setup), "bots or workers outlived the arena"
+
+
+def test_games_are_played_in_an_order_that_mixes_boards_and_pairings():
+    from arena.boards import Board
+    from arena.bots import Bot
+    from arena.match import GameSpec
+    from arena.tournament import interleave
+
+    bots = [Bot(name, Path(name), (name,), name) for name in "abcd"]
+    boards = [Board(Path(f"g/{size}.in"), str(size), {}, str(size)) for size in range(6)]
+    games = [(GameSpec(board, (x, y)), None) for board in boards for x in bots for y in bots if x != y]
+    order = interleave(games)
+    assert sorted(g.id for g, _ in order) == sorted(g.id for g, _ in games)
+    assert [g.id for g, _ in interleave(list(reversed(games)))] == [g.id for g, _ in order]  # stable
+    first = order[: len(order) // 4]  # a quarter of the way: every board and every bot has been seen
+    assert {g.board.name for g, _ in first} == {b.name for b in boards}
+    assert {bot.name for g, _ in first for bot in g.seats} == set("abcd")
