@@ -82,12 +82,19 @@ def run(tournament: Tournament, store: Store, records: list[dict[str, Any]], *, 
 
 
 def interleave(games: list[tuple[GameSpec, Any]]) -> list[tuple[GameSpec, Any]]:
-    """The games in an order that mixes boards and pairings evenly (a fixed
-    pseudo-random order, by a hash of each game's id, the same on every run),
-    so that the games played so far are a fair sample of the rest and the
-    estimate of the time left holds on boards of mixed sizes; the schedule's
-    own order (board by board) would play all the small boards first."""
-    return sorted(games, key=lambda game: hashlib.sha256(game[0].id.encode()).digest())
+    """The games in an order that mixes boards and pairings evenly: one game
+    of each board in turn, and each board's games in a fixed pseudo-random
+    order (by a hash of the game's id, the same on every run).  So the games
+    played so far are a fair sample of the rest, and the estimate of the time
+    left holds on boards of mixed sizes; the schedule's own order (board by
+    board) would play all the small boards first."""
+    queues: dict[str, list[tuple[GameSpec, Any]]] = {}
+    for game in games:
+        queues.setdefault(game[0].board.name, []).append(game)
+    for queue in queues.values():
+        queue.sort(key=lambda game: hashlib.sha256(game[0].id.encode()).digest())
+    rounds = itertools.zip_longest(*queues.values())
+    return [game for turn in rounds for game in turn if game is not None]
 
 
 def _play_all(tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: int) -> Iterator[dict[str, Any]]:
