@@ -93,7 +93,7 @@ def interleave(games: list[tuple[GameSpec, Any]]) -> list[tuple[GameSpec, Any]]:
         queues.setdefault(game[0].board.name, []).append(game)
     for queue in queues.values():
         queue.sort(key=lambda game: hashlib.sha256(game[0].id.encode()).digest())
-    rounds = itertools.zip_longest(*queues.values())
+    rounds = itertools.zip_longest(*(queues[name] for name in sorted(queues)))
     return [game for turn in rounds for game in turn if game is not None]
 
 
