@@ -35,10 +35,11 @@ def run(sandbox, bot: Path, game_in: str, limits: Limits = Limits(cpu=2.0), prog
     return results[-1]
 
 
-def home_targets() -> list[str]:
-    """What the arena's home holds, but for the way to the Python installation (which bots need)."""
-    python = Path(sys.base_prefix).resolve()
-    return [f"read {entry}" for entry in sorted(Path.home().iterdir())[:20] if entry not in python.parents]
+def home_targets(sandbox) -> list[str]:
+    """What the arena's home holds, but for the way to what bots need (the Python installation,
+    the virtual environment, the arena's packages: the sandbox binds them read-only)."""
+    needed = {Path(place) for place in sandbox.binds} | {p for b in sandbox.binds for p in Path(b).parents}
+    return [f"read {entry}" for entry in sorted(Path.home().iterdir())[:20] if entry.resolve() not in needed]
 
 
 def cgroups_left() -> list[str]:
@@ -63,7 +64,7 @@ def test_a_bot_can_reach_nothing_outside_its_sandbox(sandbox, tmp_path):
     site = Path(next(p for p in sys.path if p.endswith("site-packages")))
     targets = [
         f"read {opponent}", f"read {opponent / 'secret.txt'}", f"read {REPO / 'bots'}", f"read {REPO / 'bots' / 'strong.py'}",
-        f"read {results}", *home_targets(), "read /etc/passwd", f"read {REPO / 'tests' / 'test_sandbox.py'}",
+        f"read {results}", *home_targets(sandbox), "read /etc/passwd", f"read {REPO / 'tests' / 'test_sandbox.py'}",
         f"write {games}", f"write {REPO / 'referees' / 'paint.py'}", f"create {site / 'zz-forge.pth'}",
         f"create {REPO / 'arena' / 'forged.py'}", f"create {REPO / 'referees' / 'forged.py'}", f"create {VENV / 'forged'}",
         f"kill {os.getpid()}", f"kill {os.getppid()}", f"mem {os.getpid()}",
