@@ -164,7 +164,21 @@ def configure(*, uid: int | None = None, disk: int = 16 * 2**20, cgroups: bool =
         kind, roots = _cgroup_roots()
         if kind:
             sandbox = Sandbox(**{**sandbox.__dict__, "cgroups": kind, "cgroup_roots": roots})
+            _remove_stale(roots)
     return sandbox
+
+
+def _remove_stale(roots: tuple[tuple[str, str], ...]) -> None:
+    """Remove the empty cgroups left by an arena worker that was killed (named
+    ``arena-WORKER-BWRAP``; those of a worker still alive are left alone)."""
+    for _, root in roots:
+        for folder in Path(root).glob("arena-*-*"):
+            worker = folder.name.split("-")[1]
+            if worker.isdigit() and not Path(f"/proc/{worker}").exists():
+                try:
+                    folder.rmdir()
+                except OSError:
+                    pass  # not empty yet: a later run will remove it
 
 
 def _python_binds() -> list[str]:
