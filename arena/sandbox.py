@@ -446,6 +446,9 @@ class Session:
             self.close()
             raise SandboxError(f"the sandbox of {self.label} did not start: {stderr.strip() or 'no message'}")
         self.inner = next(iter(children(self.proc.pid)), None)
+        if self.inner is None:
+            self.close()
+            raise SandboxError(f"the sandbox of {self.label} started, but its first process cannot be found")
         if self.sandbox.cgroups:
             memory = self.limits.memory + 2 * self.sandbox.disk + OVERHEAD
             name = f"arena-{os.getpid()}-{self.proc.pid}"
