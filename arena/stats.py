@@ -28,6 +28,7 @@ Sources:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -293,7 +294,7 @@ def rate(n: int, clusters: Sequence[Cluster], *, confidence: float = 0.95, repli
     low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
     order = sorted(range(n), key=lambda k: -elo[k])
     los: dict[int, float | None] = {order[-1]: None}
-    for a, b in zip(order, order[1:]):
+    for a, b in itertools.pairwise(order):
         los[a] = float(np.mean(boot[:, a] > boot[:, b]) + 0.5 * np.mean(boot[:, a] == boot[:, b]))
     return [Rating(float(elo[k]), float(low[k]), float(high[k]), los[k]) for k in range(n)]
 

@@ -93,11 +93,11 @@ def test_sprt_bounds_and_decisions():
         stats.Sprt(alpha=0.7)
 
 
-def _brute_fit(scores: np.ndarray, games: np.ndarray, prior: float) -> np.ndarray:
+def _brute_fit(scores: np.ndarray, prior: float) -> np.ndarray:
     """The same likelihood (with the same virtual draws) maximised by BFGS."""
     n = len(scores)
     off = 1 - np.eye(n)
-    s, g = scores + prior / 2 * off, games + prior * off
+    s = scores + prior / 2 * off  # i's score against j, virtual draws included: the games are implied
 
     def nll(r):
         d = (r[:, None] - r[None, :]) * math.log(10) / 400
@@ -111,7 +111,7 @@ def test_fit_matches_a_brute_force_maximisation():
     scores = np.array([[0, 8, 10, 6.5], [2, 0, 6, 3], [0, 4, 0, 5.5], [1.5, 7, 4.5, 0]])
     games = np.array([[0, 10, 10, 8], [10, 0, 10, 10], [10, 10, 0, 10], [8, 10, 10, 0]])
     for prior in (1.0, 0.1):
-        assert stats.fit_elo(scores, games, prior) == pytest.approx(_brute_fit(scores, games, prior), abs=1e-3)
+        assert stats.fit_elo(scores, games, prior) == pytest.approx(_brute_fit(scores, prior), abs=1e-3)
     # a bot that won all 10 games stays finite: with the virtual draw it scored 10.5 of 11,
     # so it is 400 log10(10.5 / 0.5) = 528.9 Elo above, each 264.4 from the mean
     sweep = stats.fit_elo(np.array([[0, 10.0], [0, 0]]), np.array([[0, 10.0], [10, 0]]))
