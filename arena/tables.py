@@ -35,8 +35,8 @@ def render(config: dict[str, Any], records: list[dict[str, Any]], fmt: str = "si
     else:
         parts += [
             "Standings", standings(bots, records, fmt),
-            RATINGS_TITLE, ratings(bots, records, fmt),
             "Crosstable (points of the row bot against the column bot)", crosstable(bots, records, fmt),
+            RATINGS_TITLE, ratings(bots, records, fmt),
             "Points per board", per_board(bots, boards, records, fmt),
         ]
     return "\n\n".join(parts) + "\n"
