@@ -32,10 +32,14 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
+from typing import TYPE_CHECKING
 
-import numpy as np
-import scipy.optimize
-import scipy.stats
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy and scipy are imported where they are used: every arena command imports
+# this module (through the tables), and scipy alone would add a second to each start.
 
 #: The score of a pair for each pentanomial index, and per game (pair / 2).
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
@@ -62,7 +66,7 @@ def elo_of_score(score: float) -> float:
 
 def _z(confidence: float) -> float:
     """The two-sided normal quantile: 1.96 for 0.95."""
-    return float(scipy.stats.norm.ppf(0.5 + confidence / 2))
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 # ------------------------------------------------------------ pentanomial
@@ -106,7 +110,7 @@ def pentanomial_elo(counts: Sequence[float], confidence: float = 0.95) -> EloEst
     var = sum(c * (k / 2 - 2 * mu) ** 2 for k, c in enumerate(n)) / pairs
     se = math.sqrt(var / pairs) / 2
     z = _z(confidence)
-    los = float(scipy.stats.norm.cdf((mu - 0.5) / se))
+    los = NormalDist().cdf((mu - 0.5) / se)
     return EloEstimate(elo_of_score(mu), elo_of_score(mu - z * se), elo_of_score(mu + z * se), mu, los)
 
 
@@ -116,6 +120,8 @@ def mle_with_mean(values: Sequence[float], probs: Sequence[float], mean: float) 
     Proposition 1.1): ``q_i = p_i / (1 + x (a_i - mean))`` where x solves the
     secular equation ``sum p_i (a_i - mean) / (1 + x (a_i - mean)) = 0`` on
     the interval where every denominator stays positive."""
+    import scipy.optimize
+
     dev = [a - mean for a in values]
     if not min(dev) < 0 < max(dev):
         raise ValueError(f"the mean {mean!r} must lie strictly between {min(values)} and {max(values)}")
@@ -229,6 +235,8 @@ def fit_elo(scores: np.ndarray, games: np.ndarray, prior: float = PRIOR_DRAWS) -
     method (L is concave; its Hessian is a weighted graph Laplacian, whose
     null space, the constant vector, is removed by the mean-0 anchor).
     Leading axes are batches (bootstrap replicates) fitted at once."""
+    import numpy as np
+
     n = scores.shape[-1]
     off = 1 - np.eye(n)
     s = scores + prior / 2 * off
@@ -249,6 +257,8 @@ def fit_elo(scores: np.ndarray, games: np.ndarray, prior: float = PRIOR_DRAWS) -
 
 
 def _tables(n: int, clusters: Sequence[Cluster]) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
+
     scores, games = np.zeros((n, n)), np.zeros((n, n))
     for c in clusters:
         scores[c.i, c.j] += c.score
@@ -261,6 +271,8 @@ def _tables(n: int, clusters: Sequence[Cluster]) -> tuple[np.ndarray, np.ndarray
 def _resample(n: int, clusters: Sequence[Cluster], replicates: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Bootstrap tables: for each pair of players, its clusters drawn with
     replacement as many times as it has them (so every pair keeps its weight)."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     scores, games = np.zeros((replicates, n, n)), np.zeros((replicates, n, n))
     by_pair: dict[tuple[int, int], list[Cluster]] = {}
@@ -287,6 +299,8 @@ def rate(n: int, clusters: Sequence[Cluster], *, confidence: float = 0.95, repli
     order: the share of replicates in which it rates higher (ties count
     half).  Seeded, so the same clusters in the same order give the same
     figures."""
+    import numpy as np
+
     scores, games = _tables(n, clusters)
     elo = fit_elo(scores, games)
     boot = fit_elo(*_resample(n, clusters, replicates, seed))
@@ -312,6 +326,8 @@ class MeanEstimate:
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> MeanEstimate:
     """The mean of ``values`` with Student's t interval
     ``mean -+ t_{n-1} s / sqrt(n)`` (s the sample standard deviation)."""
+    import scipy.stats
+
     if not values:
         raise ValueError("no values to average")
     n = len(values)
