@@ -43,6 +43,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "executable; folders and names starting with '_' or '.' are skipped")
     parser.add_argument("--boards", nargs="+", required=True, metavar="BOARD",
                         help="board files, or folders whose *.in files are boards")
+    add_run_options(parser)
+    parser.set_defaults(func=main)
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options of playing and recording games (also ``arena match``'s)."""
     parser.add_argument("--name", help="the tournament's name (default: the game and a timestamp); "
                         "an existing name with the same configuration resumes it")
     parser.add_argument("--results", default="results", metavar="DIR", help="where results folders go (default results)")
@@ -60,7 +66,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_bot_options(parser)
     parser.add_argument("--format", default="simple", choices=tabulate_formats, metavar="FORMAT",
                         help="table format: plain, simple, github, html, latex, ... (default simple)")
-    parser.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
