@@ -8,8 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from test_tournament import _left_after
+
 REPO = Path(__file__).resolve().parent.parent
 SPRT = ["--sprt", "elo0=0", "elo1=400", "alpha=0.05", "beta=0.05"]
+#: A generous wall-clock cap: on a loaded machine a starved bot must not lose by the clock (CPU stays 1 s).
+WALL = ["--wall", "30"]
 
 
 def _arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -26,7 +30,7 @@ def _lines(stdout: str) -> list[dict[str, str]]:
 def test_strong_beats_random_and_the_test_stops_early(tmp_path):
     # H1 at 400 Elo: a clean sweep gains ln(0.909 / 0.5) = 0.6 per pair, so 5 pairs pass ln 19 = 2.94
     command = ["match", str(REPO / "bots/strong.py"), str(REPO / "bots/random.py"), "--name", "m", "--jobs", "2",
-               "--generate", "paint", "--group", "2", "--seed", "500", "--max-pairs", "30", *SPRT]
+               "--generate", "paint", "--group", "2", "--seed", "500", "--max-pairs", "30", *SPRT, *WALL]
     result = _arena(*command, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     lines = _lines(result.stdout)
@@ -36,6 +40,7 @@ def test_strong_beats_random_and_the_test_stops_early(tmp_path):
     assert int(last["pairs"]) <= 8 and float(last["llr"]) > float(last["upper"]) > 2.9
     assert float(last["low"]) > 0 and float(last["los"]) > 99
     assert "H1 accepted: strong is stronger than random" in result.stdout
+    assert not _left_after(tmp_path)  # the games still running at the decision were stopped, bots and all
     folder = tmp_path / "results" / "m"
     records = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
     boards = {r["board"]["name"] for r in records}
@@ -56,7 +61,7 @@ def test_strong_beats_random_and_the_test_stops_early(tmp_path):
 def test_a_bot_against_its_own_copy_is_not_found_stronger(tmp_path):
     shutil.copy(REPO / "bots/greedy.py", tmp_path / "twin.py")
     result = _arena("match", str(REPO / "bots/greedy.py"), "twin.py", "--boards", str(REPO / "boards/group1"),
-                    "--jobs", "2", "--name", "self", *SPRT, cwd=tmp_path)
+                    "--jobs", "2", "--name", "self", *SPRT, *WALL, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     lines = _lines(result.stdout)
     assert lines and lines[-1]["result"] in ("H0", "no-more-boards")

@@ -232,6 +232,9 @@ class _Match:
     def line(self, result: str = "running") -> str:
         return tables.match_line(self.counts, self.sprt, result)
 
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)  # the rest of the Store, as tournament.run may use it
+
     def append(self, record: dict[str, Any]) -> None:
         self.store.append(record)
         self.records.append(record)
