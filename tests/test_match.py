@@ -40,7 +40,7 @@ def test_strong_beats_random_and_the_test_stops_early(tmp_path):
     assert int(last["pairs"]) <= 8 and float(last["llr"]) > float(last["upper"]) > 2.9
     assert float(last["low"]) > 0 and float(last["los"]) > 99
     assert "H1 accepted: strong is stronger than random" in result.stdout
-    assert not _left_after(tmp_path)  # the games still running at the decision were stopped, bots and all
+    assert not _left_after(tmp_path, 15)  # the games still running at the decision were stopped, bots and all
     folder = tmp_path / "results" / "m"
     records = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
     boards = {r["board"]["name"] for r in records}

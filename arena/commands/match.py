@@ -13,13 +13,11 @@ import argparse
 import itertools
 import logging
 import shlex
-import shutil
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +25,9 @@ import generator
 import referees
 from arena import stats, tables, tournament
 from arena.boards import Board, find_boards, load_board
-from arena.bots import Bot, prepare_bots
 from arena.commands import get_referee, positive_int
-from arena.commands.run import _setup_logging, add_run_options
+from arena.commands.run import _setup_logging, add_run_options, tournament_of
 from arena.errors import ArenaError
-from arena.process import Limits
 from arena.store import LOG, Store
 from generator import BadParameters
 
@@ -179,33 +175,20 @@ def main(args: argparse.Namespace) -> int:
     sprt = parse_sprt(args.sprt) if args.sprt is not None else None
     if generate and sprt is None and args.max_pairs is None:
         raise ArenaError("with --generate the boards never run out: give --max-pairs, or --sprt to stop on a decision")
-    given = [load_board(referee, path) for path in find_boards(args.boards)] if args.boards else []
+    given = tuple(load_board(referee, path) for path in find_boards(args.boards)) if args.boards else ()
     name = args.name or time.strftime(f"{referee.name}-match-%Y%m%d-%H%M%S")
     store = Store(Path(args.results) / name)
-    build = Path(tempfile.mkdtemp(prefix="arena-build-"))
-    try:
-        bots = _two_bots(args.bots, build)
-        limits = Limits(cpu=args.cpu or referee.cpu_limit, wall=args.wall, memory=args.memory * 2**20)
-        config = {
-            **tournament.Tournament(referee, bots, tuple(given), limits).config(),
-            "match": {"sprt": asdict(sprt) if sprt else None,
-                      "generate": None if generate is None else {"game": generate[0].GAME, **vars(generate[1])}},
-        }
-        records = store.start(config, overwrite=args.overwrite)
-        boards = iter(given) if generate is None else _generated(referee, *generate, store.folder / "boards", records)
-        match = _Match(referee, bots, limits, store, records, sprt, args.jobs)
-        return _play(match, boards, args, name)
-    finally:
-        shutil.rmtree(build, ignore_errors=True)
-
-
-def _two_bots(paths: list[str], build: Path) -> tuple[Bot, Bot]:
-    bots, excluded = prepare_bots(paths, build, log=lambda text: print(f"arena: {text}", file=sys.stderr))
-    if excluded:
-        raise ArenaError(f"bot {str(excluded[0].path)!r} cannot play: {excluded[0].reason}")
-    if len(bots) != 2:
-        raise ArenaError(f"a match needs two bots, got {len(bots)} from {paths!r}")
-    return bots[0], bots[1]
+    template = tournament_of(args, referee, given)
+    if len(template.bots) != 2:
+        raise ArenaError(f"a match needs two bots, got {len(template.bots)} from {args.bots!r}")
+    config = {
+        **template.config(),
+        "match": {"sprt": asdict(sprt) if sprt else None,
+                  "generate": None if generate is None else {"game": generate[0].GAME, **vars(generate[1])}},
+    }
+    records = store.start(config, overwrite=args.overwrite)
+    boards = iter(given) if generate is None else _generated(referee, *generate, store.folder / "boards", records)
+    return _play(_Match(template, store, records, sprt, args.jobs), boards, args, name)
 
 
 class _Decided(Exception):
@@ -216,11 +199,11 @@ class _Match:
     """The state of a match; it stands in for the Store in ``tournament.run``,
     so that it sees every game as it is recorded."""
 
-    def __init__(self, referee: referees.Referee, bots: tuple[Bot, Bot], limits: Limits, store: Store,
-                 records: list[dict[str, Any]], sprt: stats.Sprt | None, jobs: int):
-        self.referee, self.bots, self.limits, self.store = referee, bots, limits, store
-        self.records, self.sprt, self.jobs = list(records), sprt, jobs
-        self.counts = tables.pentanomial(self.records, bots[0].name)
+    def __init__(self, template: tournament.Tournament, store: Store, records: list[dict[str, Any]],
+                 sprt: stats.Sprt | None, jobs: int):
+        self.template, self.store, self.records, self.sprt, self.jobs = template, store, list(records), sprt, jobs
+        self.a, self.b = (bot.name for bot in template.bots)
+        self.counts = tables.pentanomial(self.records, self.a)
 
     @property
     def pairs(self) -> int:
@@ -238,7 +221,7 @@ class _Match:
     def append(self, record: dict[str, Any]) -> None:
         self.store.append(record)
         self.records.append(record)
-        counts = tables.pentanomial(self.records, self.bots[0].name)
+        counts = tables.pentanomial(self.records, self.a)
         if counts == self.counts:
             return
         self.counts = counts
@@ -248,8 +231,7 @@ class _Match:
             raise _Decided(decided)
 
     def play(self, boards: list[tuple[Board, Any]]) -> None:
-        game = tournament.Tournament(self.referee, self.bots, tuple(boards), self.limits)
-        tournament.run(game, self, self.records, jobs=self.jobs)
+        tournament.run(replace(self.template, boards=tuple(boards)), self, self.records, jobs=self.jobs)
 
 
 def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Namespace, name: str) -> int:
@@ -275,8 +257,7 @@ def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Nam
         print(f"\narena: interrupted; {len(match.store.records())} games are recorded in {match.store.folder}. "
               f"Resume with: {resume}", file=sys.stderr)
         return 130
-    a, b = (bot.name for bot in match.bots)
-    print(tables.verdict(result, a, b))
+    print(tables.verdict(result, match.a, match.b))
     match.store.write_tables(tables.render(match.store.config(), match.records))
     print(f"Records: {match.store.games_path}; the tables: arena show {match.store.folder}")
     return 0
