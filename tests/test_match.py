@@ -99,3 +99,29 @@ def test_bad_input_is_refused_with_a_clear_message(tmp_path):
     for extra, message in cases:
         result = _arena("match", *bots, *extra, cwd=tmp_path)
         assert result.returncode == 2 and message in result.stderr, (extra, result.stderr)
+
+
+def test_a_match_resumes_grows_and_refuses_a_changed_board_or_test(tmp_path):
+    def match(pairs: int, elo1: int = 100) -> subprocess.CompletedProcess:
+        return _arena("match", str(REPO / "bots/greedy.py"), str(REPO / "bots/random.py"), "--name", "g",
+                      "--jobs", "2", "--generate", "paint", "--group", "1", "--seed", "7", "--sprt", f"elo1={elo1}",
+                      "--max-pairs", str(pairs), *WALL, cwd=tmp_path)
+
+    first = match(2)
+    assert first.returncode == 0, first.stderr
+    assert [line["pairs"] for line in _lines(first.stdout)][-1] == "2"
+    games = tmp_path / "results" / "g" / "games.jsonl"
+    assert len(games.read_text().splitlines()) == 4
+    more = match(3)  # the same match, one pair further
+    assert more.returncode == 0, more.stderr
+    assert [line["pairs"] for line in _lines(more.stdout)] == ["2", "3", "3"]  # resumed, played, stopped
+    assert _lines(more.stdout)[-1]["result"] == "max-pairs" and len(games.read_text().splitlines()) == 6
+    changed = match(3, elo1=50)
+    assert changed.returncode == 2 and "different configuration" in changed.stderr
+    # games recorded on boards that the seeds no longer make (as if the generator had changed)
+    records = [json.loads(line) for line in games.read_text().splitlines()]
+    for record in records:
+        record["board"]["sha256"] = "0" * 64
+    games.write_text("".join(json.dumps(record) + "\n" for record in records))
+    stale = match(3)
+    assert stale.returncode == 2 and "seed 7 now generates another board" in stale.stderr, stale.stderr
