@@ -6,9 +6,9 @@ Conventions.  A game scores 1 for a win, 1/2 for a draw, 0 for a loss.
 ``s = 1 / (1 + 10^(-d/400))``.  A *pair* is one board played twice with the
 seats swapped; its score (0, 1/2, 1, 3/2 or 2) is the unit of the
 *pentanomial* counts ``[n0, n1, n2, n3, n4]`` (``n_k`` pairs scored k/2),
-because the two games of a pair are correlated (the same board favours the
-same side twice) and counting them as independent games understates the
-variance.
+because the two games of a pair are correlated: a board that favours the
+first mover gives each bot one win, so counting the games as independent
+misstates (here overstates) the variance of the score.
 
 Sources:
 
@@ -16,13 +16,12 @@ Sources:
   ``stat_util.get_elo`` (the Elo estimate, its 95 % interval and the LOS
   from pentanomial counts) and ``LLRcalc.LLR_logistic`` (the generalised
   SPRT, statistic "expectation"), both with zero counts replaced by 0.001.
-- M. Van den Bergh, "Maximum likelihood estimation for a discrete
-  distribution with a given expectation value" (``support_MLE_multinomial.pdf``,
-  Proposition 1.1) and "A GSPRT on pentanomial results"; the secular equation
-  solved below is theirs.
+- M. Van den Bergh, "support_MLE_multinomial.pdf" (Proposition 1.1), which
+  fishtest's ``LLRcalc.MLE_expected`` cites: the maximum-likelihood
+  distribution with a given expectation, by the secular equation solved below.
 - Bradley & Terry (1952), Elo (1978): the rating model; BayesElo (R. Coulom)
   for the prior of virtual draws that keeps a perfect score's rating finite.
-- Efron & Tibshirani, "An Introduction to the Bootstrap" (1993), ch. 13: the
+- Efron & Tibshirani, "An Introduction to the Bootstrap" (1993): the
   percentile interval, here resampling whole pairs (a cluster bootstrap).
 """
 
