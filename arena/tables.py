@@ -190,17 +190,31 @@ def mean_scores(bots: list[str], records: list[dict[str, Any]], fmt: str = "simp
 RESULTS = ("running", "H1", "H0", "max-pairs", "no-more-boards", "undecided")
 
 
+class Pairs:
+    """Pentanomial counts kept up to date game by game: ``counts[k]`` is how
+    many boards ``bot`` scored k/2 on over both of their games (a win 1, a
+    draw 1/2); a board with one game so far waits for its second."""
+
+    def __init__(self, bot: str, records: list[dict[str, Any]] | None = None):
+        self.bot, self.counts = bot, [0] * 5
+        self._open: dict[str, float] = {}  # board -> the bot's score in its one game so far
+        for record in records or []:
+            self.add(record)
+
+    def add(self, record: dict[str, Any]) -> bool:
+        """Count one game; True if it completed a pair."""
+        board = record["board"]["name"]
+        score = record["points"][record["seats"].index(self.bot)] / 3
+        if board not in self._open:
+            self._open[board] = score
+            return False
+        self.counts[round(2 * (self._open.pop(board) + score))] += 1
+        return True
+
+
 def pentanomial(records: list[dict[str, Any]], bot: str) -> list[int]:
-    """``[n0..n4]``: how many boards ``bot`` scored k/2 on over both of their
-    games (a win 1, a draw 1/2); boards with one game so far are left out."""
-    pairs: dict[str, list[float]] = defaultdict(list)
-    for record in records:
-        pairs[record["board"]["name"]].append(record["points"][record["seats"].index(bot)] / 3)
-    counts = [0] * 5
-    for scores in pairs.values():
-        if len(scores) == 2:
-            counts[round(2 * sum(scores))] += 1
-    return counts
+    """The pentanomial counts of ``bot`` over complete pairs (``Pairs``)."""
+    return Pairs(bot, records).counts
 
 
 def match_line(counts: list[int], sprt: stats.Sprt | None, result: str) -> str:

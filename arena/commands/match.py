@@ -203,7 +203,11 @@ class _Match:
                  sprt: stats.Sprt | None, jobs: int):
         self.template, self.store, self.records, self.sprt, self.jobs = template, store, list(records), sprt, jobs
         self.a, self.b = (bot.name for bot in template.bots)
-        self.counts = tables.pentanomial(self.records, self.a)
+        self._pairs = tables.Pairs(self.a, self.records)
+
+    @property
+    def counts(self) -> list[int]:
+        return self._pairs.counts
 
     @property
     def pairs(self) -> int:
@@ -221,10 +225,8 @@ class _Match:
     def append(self, record: dict[str, Any]) -> None:
         self.store.append(record)
         self.records.append(record)
-        counts = tables.pentanomial(self.records, self.a)
-        if counts == self.counts:
+        if not self._pairs.add(record):
             return
-        self.counts = counts
         decided = self.decision()
         print(self.line(decided or "running"), flush=True)
         if decided:
