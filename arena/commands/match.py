@@ -33,8 +33,11 @@ from generator import BadParameters
 
 log = logging.getLogger("arena")
 
-#: Boards handed to the pool at once, per job: enough to keep every worker busy.
-BATCH_PER_JOB = 4
+#: Boards handed to the pool at once, per job.  tournament.run plays one game of
+#: each board before the second ones, so a pair completes only in the second half
+#: of its batch: small batches let the test stop sooner, large ones idle the
+#: workers less at the end of each batch.
+BATCH_PER_JOB = 2
 
 LINE_HELP = """\
 output: one line on standard output each time a pair of games (one board, both seat orders) ends,
