@@ -3,33 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from test_tournament import _left_after
 
 REPO = Path(__file__).resolve().parent.parent
 SPRT = ["--sprt", "elo0=0", "elo1=400", "alpha=0.05", "beta=0.05"]
 #: A generous wall-clock cap: on a loaded machine a starved bot must not lose by the clock (CPU stays 1 s).
 WALL = ["--wall", "30"]
-
-
-@pytest.fixture(autouse=True)
-def _reap_adopted_orphans():
-    """Reap what the arena's workers leave to this process.  Once a test has run a bot in-process,
-    pytest is a child subreaper (arena.process), so processes a worker adopted and had not
-    reaped when it exited become pytest's zombies, which test_process's zombie check would count."""
-    yield
-    while True:
-        try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                return
-        except ChildProcessError:
-            return
 
 
 def _arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
