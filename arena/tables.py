@@ -1,8 +1,9 @@
 """Tables computed from game records (never kept by hand).
 
-Two-player games: standings, a crosstable of points between each pair, and
-points per board.  Single-player games: a score table per board with totals,
-faults marked.
+Two-player games: standings, ratings, a crosstable of points between each
+pair, and points per board.  Single-player games: a score table per board with
+totals, faults marked, and each bot's mean score with its interval.  A match
+of two (``arena match``): its pentanomial line and verdict.
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ from typing import Any
 
 from tabulate import tabulate
 
+from arena import stats
+
 FAULTS = ("time-limit", "memory-limit", "crash", "no-output", "bad-output", "illegal")
 
 
 def render(config: dict[str, Any], records: list[dict[str, Any]], fmt: str = "simple") -> str:
     """All the tables of a tournament as text, with a heading line each."""
+    if config.get("match"):
+        return render_match(config, records, fmt)
     bots = [b["name"] for b in config["bots"]]
     boards = [b["name"] for b in config["boards"]]
     expected = _expected_games(config)
@@ -26,10 +31,12 @@ def render(config: dict[str, Any], records: list[dict[str, Any]], fmt: str = "si
     parts = [head]
     if config["players"] == 1:
         parts += ["Scores", score_table(bots, boards, records, fmt)]
+        parts += [MEANS_TITLE, mean_scores(bots, records, fmt)]
     else:
         parts += [
             "Standings", standings(bots, records, fmt),
             "Crosstable (points of the row bot against the column bot)", crosstable(bots, records, fmt),
+            RATINGS_TITLE, ratings(bots, records, fmt),
             "Points per board", per_board(bots, boards, records, fmt),
         ]
     return "\n\n".join(parts) + "\n"
@@ -122,3 +129,137 @@ def score_table(bots: list[str], boards: list[str], records: list[dict[str, Any]
     rows = [[i, bot] + [cells.get((bot, board), "") for board in boards] + [_number(totals[bot]), faults[bot]]
             for i, bot in enumerate(order, start=1)]
     return tabulate(rows, headers=["#", "bot"] + boards + ["total", "faults"], tablefmt=fmt, disable_numparse=True)
+
+
+# ------------------------------------------------------------- ratings (arena.stats)
+RATINGS_TITLE = ("Ratings (Elo from a joint fit of all games, mean 0; 95 % interval by bootstrap over "
+                 "seat-swapped board pairs; LOS: likelihood of superiority over the next bot)")
+MEANS_TITLE = "Mean score per board (95 % interval, Student's t)"
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.0f}"
+
+
+def rating_clusters(bots: list[str], records: list[dict[str, Any]]) -> tuple[list[str], list[stats.Cluster]]:
+    """The players (``bots`` then any other name the records hold) and one
+    cluster per board and pair of players (its seat-swapped games), in a
+    stable order, so the bootstrap does not depend on the order games ended."""
+    names = list(bots) + sorted({s for r in records for s in r["seats"]} - set(bots))
+    index = {name: k for k, name in enumerate(names)}
+    totals: dict[tuple[int, int, str], list[float]] = defaultdict(lambda: [0.0, 0])
+    for record in records:
+        i, j = sorted(index[s] for s in record["seats"])
+        own = record["points"][record["seats"].index(names[i])] / 3  # a win is 3 points, a score of 1
+        total = totals[i, j, record["board"]["name"]]
+        total[0] += own
+        total[1] += 1
+    return names, [stats.Cluster(i, j, score, games) for (i, j, _), (score, games) in sorted(totals.items())]
+
+
+def ratings(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
+    """Rank by Elo, bot, Elo, its 95 % interval, LOS over the next bot (``stats.rate``)."""
+    names, clusters = rating_clusters(bots, records)
+    if not clusters:
+        return "(no games yet)"
+    rated = stats.rate(len(names), clusters)
+    order = sorted(range(len(names)), key=lambda k: -rated[k].elo)
+    rows = [[rank, names[k], _signed(rated[k].elo), f"[{_signed(rated[k].low)}, {_signed(rated[k].high)}]",
+             "-" if rated[k].los_next is None else f"{100 * rated[k].los_next:.1f} %"]
+            for rank, k in enumerate(order, start=1)]
+    return tabulate(rows, headers=["#", "bot", "Elo", "95 % interval", "LOS"], tablefmt=fmt,
+                    disable_numparse=True)
+
+
+def mean_scores(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
+    """Per bot: boards played, mean score (a fault scores what the total counts), 95 % interval."""
+    scores: dict[str, list[float]] = {bot: [] for bot in bots}
+    for record in records:
+        scores.setdefault(record["seats"][0], []).append(record["outcome"]["score"] or 0)
+    means = {bot: stats.mean_interval(values) for bot, values in scores.items() if values}
+    rows = []
+    for bot in sorted(scores, key=lambda b: (b not in means, -means[b].mean if b in means else 0, b)):
+        m = means.get(bot)
+        interval = "" if m is None else "-" if m.low is None else f"[{m.low:.4g}, {m.high:.4g}]"
+        rows.append([bot, len(scores[bot]), "" if m is None else f"{m.mean:.4g}", interval])
+    return tabulate(rows, headers=["bot", "boards", "mean", "95 % interval"], tablefmt=fmt, disable_numparse=True)
+
+
+# ------------------------------------------------------------- a match of two (arena match)
+#: ``result=`` of a match line: still playing, a decision, or why it stopped without one.
+RESULTS = ("running", "H1", "H0", "max-pairs", "no-more-boards", "undecided")
+
+
+class Pairs:
+    """Pentanomial counts kept up to date game by game: ``counts[k]`` is how
+    many boards ``bot`` scored k/2 on over both of their games (a win 1, a
+    draw 1/2); a board with one game so far waits for its second."""
+
+    def __init__(self, bot: str, records: list[dict[str, Any]] | None = None):
+        self.bot, self.counts = bot, [0] * 5
+        self._open: dict[str, float] = {}  # board -> the bot's score in its one game so far
+        for record in records or []:
+            self.add(record)
+
+    def add(self, record: dict[str, Any]) -> bool:
+        """Count one game; True if it completed a pair."""
+        board = record["board"]["name"]
+        score = record["points"][record["seats"].index(self.bot)] / 3
+        if board not in self._open:
+            self._open[board] = score
+            return False
+        self.counts[round(2 * (self._open.pop(board) + score))] += 1
+        return True
+
+
+def pentanomial(records: list[dict[str, Any]], bot: str) -> list[int]:
+    """The pentanomial counts of ``bot`` over complete pairs (``Pairs``)."""
+    return Pairs(bot, records).counts
+
+
+def match_line(counts: list[int], sprt: stats.Sprt | None, result: str) -> str:
+    """The line ``arena match`` prints at every finished pair (README, "Comparing two bots"):
+    ``pairs=N penta=n0,n1,n2,n3,n4 score=S elo=E low=L high=H los=P [llr=X lower=Y upper=Z] result=R``."""
+    fields = [f"pairs={sum(counts)}", "penta=" + ",".join(map(str, counts))]
+    est = stats.pentanomial_elo(counts)
+    if est is not None:
+        fields += [f"score={est.score:.4f}", f"elo={est.elo:+.1f}", f"low={est.low:+.1f}", f"high={est.high:+.1f}",
+                   f"los={100 * est.los:.1f}"]
+    if sprt is not None:
+        fields += [f"llr={sprt.llr(counts):.3f}", f"lower={sprt.lower:.3f}", f"upper={sprt.upper:.3f}"]
+    return " ".join(fields + [f"result={result}"])
+
+
+def verdict(result: str, a: str, b: str) -> str:
+    """The sentence under the last line of a match."""
+    return {
+        "H1": f"H1 accepted: {a} is stronger than {b}",
+        "H0": f"H0 accepted: {a} is not stronger than {b}",
+        "max-pairs": "No decision: --max-pairs reached",
+        "no-more-boards": "No decision: every board has been played",
+        "undecided": "No decision (more pairs: run the match again with the same --name and a higher --max-pairs)",
+    }.get(result, "")
+
+
+def match_config_sprt(config: dict[str, Any]) -> stats.Sprt | None:
+    """The SPRT a match's configuration names, if any."""
+    sprt = config["match"].get("sprt")
+    return None if sprt is None else stats.Sprt(**sprt)
+
+
+def match_result(counts: list[int], sprt: stats.Sprt | None) -> str | None:
+    """"H1" or "H0" once the SPRT has decided on these counts, else None."""
+    return None if sprt is None else sprt.decision(sprt.llr(counts))
+
+
+def render_match(config: dict[str, Any], records: list[dict[str, Any]], fmt: str = "simple") -> str:
+    """The tables of ``arena match``: its last line, its verdict, standings and crosstable."""
+    a, b = (bot["name"] for bot in config["bots"])
+    sprt = match_config_sprt(config)
+    counts = pentanomial(records, a)
+    result = match_result(counts, sprt) or "undecided"
+    parts = [f"{config['game']} match: {a} against {b}, {sum(counts)} pairs of games (figures for {a})",
+             match_line(counts, sprt, result), verdict(result, a, b),
+             "Standings", standings([a, b], records, fmt),
+             "Crosstable (points of the row bot against the column bot)", crosstable([a, b], records, fmt)]
+    return "\n\n".join(parts) + "\n"

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
-from arena import tables
+import math
+
+import pytest
+
+from arena import stats, tables
 
 
 def _two_player_config(bots, boards):
@@ -47,3 +51,40 @@ def test_score_table_marks_faults():
     rows = [line.split() for line in text.splitlines() if line.split()[:1] in (["1"], ["2"])]
     assert rows[0][:3] == ["1", "b", "120"]
     assert rows[1][:4] == ["2", "a", "24", "(crash)"]
+
+
+def test_ratings_table_is_the_joint_fit_and_ignores_record_order():
+    records = [_game("g/b1", "x", "y", 0), _game("g/b1", "y", "x", 1),  # x wins both games of b1
+               _game("g/b2", "x", "y", 1), _game("g/b2", "y", "x", 1)]  # one win each on b2
+    text = tables.ratings(["x", "y"], records, "plain")
+    # x scored 3 of 4, plus one virtual draw: 3.5 of 5, 400 log10(3.5 / 1.5) = 147.2 Elo, +-73.6 around 0
+    rows = [line.split() for line in text.splitlines()[1:]]
+    assert [row[:3] for row in rows] == [["1", "x", "+74"], ["2", "y", "-74"]]
+    assert tables.ratings(["x", "y"], records[::-1], "plain") == text
+    assert "Ratings" in tables.render(_two_player_config(["x", "y"], ["g/b1", "g/b2"]), records)
+
+
+def test_mean_scores_with_intervals():
+    records = [
+        {"board": {"name": "t/1"}, "seats": ["a"], "outcome": {"winner": None, "score": 24, "reason": ""}, "fault": None},
+        {"board": {"name": "t/2"}, "seats": ["a"], "outcome": {"winner": None, "score": None, "reason": ""},
+         "fault": {"seat": 0, "verdict": "crash"}},
+        {"board": {"name": "t/1"}, "seats": ["b"], "outcome": {"winner": None, "score": 120, "reason": ""}, "fault": None},
+    ]
+    rows = [line.split(maxsplit=3) for line in tables.mean_scores(["a", "b"], records, "plain").splitlines()[1:]]
+    # a: 24 and 0 (the fault), mean 12, sd 16.97, t(0.975, 1) = 12.706: 12 +- 152.5
+    assert rows == [["b", "1", "120", "-"], ["a", "2", "12", "[-140.5, 164.5]"]]
+
+
+def test_pentanomial_counts_and_match_line():
+    records = [_game("g/b1", "x", "y", 0), _game("g/b1", "y", "x", 1),  # x: 2
+               _game("g/b2", "x", "y", None), _game("g/b2", "y", "x", 1),  # x: 1.5
+               _game("g/b3", "x", "y", 1)]  # one game only: not a pair yet
+    assert tables.pentanomial(records, "x") == [0, 0, 0, 1, 1]
+    assert tables.pentanomial(records, "y") == [1, 1, 0, 0, 0]
+    line = tables.match_line([0, 0, 0, 1, 1], stats.Sprt(0, 10), "running")
+    fields = dict(word.split("=") for word in line.split())
+    assert fields["pairs"] == "2" and fields["penta"] == "0,0,0,1,1" and fields["result"] == "running"
+    assert float(fields["low"]) < float(fields["elo"]) < float(fields["high"])
+    assert float(fields["upper"]) == pytest.approx(math.log(19), abs=1e-3)
+    assert "llr" not in tables.match_line([0, 0, 0, 1, 1], None, "running")

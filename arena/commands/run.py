@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import multiprocessing_logging
 from tabulate import tabulate_formats
@@ -43,6 +44,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "executable; folders and names starting with '_' or '.' are skipped")
     parser.add_argument("--boards", nargs="+", required=True, metavar="BOARD",
                         help="board files, or folders whose *.in files are boards")
+    add_run_options(parser)
+    parser.set_defaults(func=main)
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options of playing and recording games (also ``arena match``'s)."""
     parser.add_argument("--name", help="the tournament's name (default: the game and a timestamp); "
                         "an existing name with the same configuration resumes it")
     parser.add_argument("--results", default="results", metavar="DIR", help="where results folders go (default results)")
@@ -60,7 +67,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_bot_options(parser)
     parser.add_argument("--format", default="simple", choices=tabulate_formats, metavar="FORMAT",
                         help="table format: plain, simple, github, html, latex, ... (default simple)")
-    parser.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -69,6 +75,14 @@ def main(args: argparse.Namespace) -> int:
     _check_unique_names(board for board, _ in boards)
     name = args.name or time.strftime(f"{referee.name}-%Y%m%d-%H%M%S")
     store = Store(Path(args.results) / name)
+    game = tournament_of(args, referee, boards)
+    return _play(game, store, args, name)
+
+
+def tournament_of(args: argparse.Namespace, referee: referees.Referee,
+                  boards: tuple[tuple[Board, Any], ...]) -> tournament.Tournament:
+    """The bots (copied, compiled, sandboxed) and the limits the options
+    name (``add_run_options``), as a tournament on ``boards``."""
     bots, excluded, sandbox, compilers = prepare_from_options(args, Path(args.results))
     for bad in excluded:
         print(f"arena: bot {str(bad.path)!r} is excluded: {bad.reason}", file=sys.stderr)
@@ -77,8 +91,7 @@ def main(args: argparse.Namespace) -> int:
                          f"{referee.players} bots, got {len(bots)}")
     limits = Limits(cpu=args.cpu or referee.cpu_limit, wall=args.wall, memory=args.memory * 2**20)
     used = compilers.describe() if any(bot.command[0].endswith(".bin") for bot in bots) else None
-    game = tournament.Tournament(referee, tuple(bots), boards, limits, sandbox, used)
-    return _play(game, store, args, name)
+    return tournament.Tournament(referee, tuple(bots), boards, limits, sandbox, used)
 
 
 def _check_unique_names(boards: Iterable[Board]) -> None:

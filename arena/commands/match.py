@@ -1,0 +1,276 @@
+"""``arena match A B``: two bots, board after board with the seats swapped,
+until a sequential test decides which is stronger (or the boards run out).
+
+A match is a tournament of two (``arena.tournament``), played in batches of
+boards, recorded and resumable like ``arena run`` and shown by ``arena show``.
+Every finished pair of games prints one line (``tables.match_line``); the
+figures are ``arena.stats``'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import logging
+import shlex
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import Any
+
+import generator
+import referees
+from arena import stats, tables, tournament
+from arena.boards import Board, find_boards, load_board
+from arena.commands import get_referee, positive_int
+from arena.commands.run import _setup_logging, add_run_options, tournament_of
+from arena.errors import ArenaError
+from arena.store import LOG, Store
+from generator import BadParameters
+
+log = logging.getLogger("arena")
+
+#: Boards handed to the pool at once, per job.  tournament.run plays one game of
+#: each board before the second ones, so a pair completes only in the second half
+#: of its batch: small batches let the test stop sooner, large ones idle the
+#: workers less at the end of each batch.
+BATCH_PER_JOB = 2
+
+LINE_HELP = """\
+output: one line on standard output each time a pair of games (one board, both seat orders) ends,
+all figures from A's side:
+
+  pairs=N penta=n0,n1,n2,n3,n4 score=S elo=E low=L high=H los=P [llr=X lower=Y upper=Z] result=R
+
+  penta   pairs in which A scored 0, 1/2, 1, 3/2, 2 (a win 1, a draw 1/2)
+  score   A's mean score per game; elo, low, high: the Elo difference and its 95 % interval from
+          the pentanomial variance; los: the likelihood of superiority in %
+  llr     with --sprt: the log-likelihood ratio and the bounds at which the test stops
+  result  running, H1, H0, max-pairs or no-more-boards
+
+After the last line, one sentence: "H1 accepted: A is stronger than B", "H0 accepted: A is not
+stronger than B", or why it stopped without a decision.  Interrupted? Run the same command with
+the same --name: recorded games are kept."""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "match",
+        help="play two bots against each other until a statistical test decides",
+        description="Play bot A against bot B: each board twice, once with each bot moving first, on the boards "
+        "given (--boards) or on boards generated from seeds (--generate), and report after every pair of "
+        "games the pentanomial counts, the score and A's Elo with its 95 % interval; with --sprt, stop as "
+        "soon as the sequential probability ratio test decides. Recorded in RESULTS/NAME like arena run "
+        "(resumable, shown by arena show).",
+        epilog=LINE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("bots", nargs=2, metavar="BOT", help="the two bots, A then B (as for arena run --bots)")
+    _add_match_options(parser)
+    parser.add_argument(
+        "--generate", nargs=argparse.REMAINDER, metavar="GAME ... --seed S",
+        help="generate the boards instead: board k (k = 0, 1, ...) from seed S + k with the generator of GAME "
+        "and its parameters (arena generate GAME --help), e.g. --generate paint --group 3 --seed 1; "
+        "written to RESULTS/NAME/boards/. Everything after --generate is read this way (other options "
+        "may follow)")
+    parser.set_defaults(func=main, options=_options_parser())
+
+
+def _add_match_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="paint", metavar="GAME",
+                        help="the game (default paint); a two-player one of: "
+                        f"{', '.join(n for n in referees.names() if referees.get(n).players == 2)}")
+    parser.add_argument("--boards", nargs="+", metavar="BOARD",
+                        help="board files, or folders whose *.in files are boards, played in this order")
+    parser.add_argument("--max-pairs", type=positive_int, metavar="N",
+                        help="stop after N pairs of games (default: every board given; with --generate, "
+                        "unlimited with --sprt, else required)")
+    parser.add_argument("--sprt", nargs="*", metavar="KEY=VALUE",
+                        help="stop when a sequential probability ratio test decides between H0: A's Elo over B "
+                        "is elo0 and H1: it is elo1 (logistic Elo, a score of 1/(1+10^(-elo/400))), with "
+                        "error rates alpha and beta (default elo0=0 elo1=10 alpha=0.05 beta=0.05); "
+                        "the GSPRT of fishtest on pentanomial counts")
+    add_run_options(parser)
+
+
+def _options_parser() -> argparse.ArgumentParser:
+    """The match's options alone, to read those that follow --generate."""
+    parser = argparse.ArgumentParser(prog="arena match", add_help=False)
+    _add_match_options(parser)
+    return parser
+
+
+def parse_sprt(words: list[str]) -> stats.Sprt:
+    """``elo0=0 elo1=10 alpha=0.05 beta=0.05`` (any subset) as an Sprt."""
+    values: dict[str, float] = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
+            raise ArenaError(f"--sprt: expected elo0=, elo1=, alpha= or beta= followed by a number, got {word!r}")
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise ArenaError(f"--sprt: {key} must be a number, got {value!r}") from None
+    try:
+        return stats.Sprt(**values)
+    except ValueError as exc:
+        raise ArenaError(f"--sprt: {exc}") from None
+
+
+# ------------------------------------------------------------ boards
+def _read_generate(args: argparse.Namespace) -> tuple[Any, argparse.Namespace] | None:
+    """The generator module and its parameters (with ``seed``) from the words
+    after --generate; the match options among them go into ``args``."""
+    if args.generate is None:
+        return None
+    if not args.generate:
+        raise ArenaError(f"--generate: name a game, one of: {', '.join(generator.names())}")
+    try:
+        module = generator.get(args.generate[0])
+    except LookupError as exc:
+        raise ArenaError(f"--generate: {exc}") from None
+    own = argparse.ArgumentParser(prog=f"arena match --generate {module.GAME}", add_help=False)
+    module.add_arguments(own)
+    own.add_argument("--seed", type=int, required=True)
+    try:
+        params, rest = own.parse_known_args(args.generate[1:])
+    except SystemExit:  # argparse printed what is wrong
+        raise ArenaError(f"--generate {module.GAME}: bad parameters (see arena generate {module.GAME} --help)") \
+            from None
+    args.options.parse_args(rest, namespace=args)
+    return module, params
+
+
+def _generated(referee: referees.Referee, module: Any, params: argparse.Namespace, folder: Path,
+               records: list[dict[str, Any]]) -> Iterator[tuple[Board, Any]]:
+    """Boards from seeds S, S + 1, ..., written to ``folder`` as ``seedN.in``; a
+    board that no longer matches the one its recorded games were played on
+    (the generator changed) is an error."""
+    played = {r["board"]["name"]: r["board"]["sha256"] for r in records}
+    folder.mkdir(parents=True, exist_ok=True)
+    for seed in itertools.count(params.seed):
+        try:
+            made = module.generate(params, seed)
+        except BadParameters as exc:
+            raise ArenaError(f"--generate {module.GAME}: {exc}") from None
+        path = folder / f"seed{seed}.in"
+        path.write_text(made.text, encoding="utf-8")
+        for name, text in made.extras.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        board, state = load_board(referee, path)
+        if played.get(board.name, board.sha256) != board.sha256:
+            raise ArenaError(f"seed {seed} now generates another board than the one recorded games were played on "
+                             f"({board.name}); the generator has changed: start a new match (another --name)")
+        yield board, state
+
+
+# ------------------------------------------------------------ the match
+def main(args: argparse.Namespace) -> int:
+    generate = _read_generate(args)
+    if (generate is None) == (args.boards is None):
+        raise ArenaError("give the boards: either --boards or --generate (not both)")
+    referee = get_referee(args.game)
+    if referee.players != 2:
+        raise ArenaError(f"{referee.name} is a single-player game: a match needs a two-player game")
+    sprt = parse_sprt(args.sprt) if args.sprt is not None else None
+    if generate and sprt is None and args.max_pairs is None:
+        raise ArenaError("with --generate the boards never run out: give --max-pairs, or --sprt to stop on a decision")
+    given = tuple(load_board(referee, path) for path in find_boards(args.boards)) if args.boards else ()
+    name = args.name or time.strftime(f"{referee.name}-match-%Y%m%d-%H%M%S")
+    store = Store(Path(args.results) / name)
+    template = tournament_of(args, referee, given)
+    if len(template.bots) != 2:
+        raise ArenaError(f"a match needs two bots, got {len(template.bots)} from {args.bots!r}")
+    config = {
+        **template.config(),
+        "match": {"sprt": asdict(sprt) if sprt else None,
+                  "generate": None if generate is None else {"game": generate[0].GAME, **vars(generate[1])}},
+    }
+    records = store.start(config, overwrite=args.overwrite)
+    boards = iter(given) if generate is None else _generated(referee, *generate, store.folder / "boards", records)
+    return _play(_Match(template, store, records, sprt, args.jobs), boards, args, name)
+
+
+class _Decided(Exception):
+    """Raised from the store's append when the test has decided, to stop the pool."""
+
+
+class _Match:
+    """The state of a match; it stands in for the Store in ``tournament.run``,
+    so that it sees every game as it is recorded."""
+
+    def __init__(self, template: tournament.Tournament, store: Store, records: list[dict[str, Any]],
+                 sprt: stats.Sprt | None, jobs: int):
+        self.template, self.store, self.records, self.sprt, self.jobs = template, store, list(records), sprt, jobs
+        self.a, self.b = (bot.name for bot in template.bots)
+        self._pairs = tables.Pairs(self.a, self.records)
+
+    @property
+    def counts(self) -> list[int]:
+        return self._pairs.counts
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.counts)
+
+    def decision(self) -> str | None:
+        return tables.match_result(self.counts, self.sprt)
+
+    def line(self, result: str = "running") -> str:
+        return tables.match_line(self.counts, self.sprt, result)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)  # the rest of the Store, as tournament.run may use it
+
+    def append(self, record: dict[str, Any]) -> None:
+        self.store.append(record)
+        self.records.append(record)
+        if not self._pairs.add(record):
+            return
+        decided = self.decision()
+        print(self.line(decided or "running"), flush=True)
+        if decided:
+            raise _Decided(decided)
+
+    def play(self, boards: list[tuple[Board, Any]]) -> None:
+        tournament.run(replace(self.template, boards=tuple(boards)), self, self.records, jobs=self.jobs)
+
+
+def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Namespace, name: str) -> int:
+    _setup_logging(match.store.folder / LOG)
+    _quiet_progress()
+    resume = shlex.join(["arena", *sys.argv[1:]] + ([] if args.name else ["--name", name]))
+    log.info("results in %s (to resume if interrupted: %s)", match.store.folder, resume)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    if match.pairs:
+        print(match.line(match.decision() or "running"), flush=True)
+    result = match.decision()
+    limited = itertools.islice(boards, args.max_pairs)
+    try:
+        while result is None and (batch := list(itertools.islice(limited, BATCH_PER_JOB * args.jobs))):
+            match.play(batch)
+        if result is None:
+            reached = args.max_pairs is not None and match.pairs >= args.max_pairs
+            result = "max-pairs" if reached else "no-more-boards"
+            print(match.line(result), flush=True)
+    except _Decided as decided:
+        result = decided.args[0]
+    except KeyboardInterrupt:
+        print(f"\narena: interrupted; {len(match.store.records())} games are recorded in {match.store.folder}. "
+              f"Resume with: {resume}", file=sys.stderr)
+        return 130
+    print(tables.verdict(result, match.a, match.b))
+    match.store.write_tables(tables.render(match.store.config(), match.records))
+    print(f"Records: {match.store.games_path}; the tables: arena show {match.store.folder}")
+    return 0
+
+
+def _quiet_progress() -> None:
+    """Per-game progress goes to the log file only: the console shows the match lines."""
+    for handler in logging.getLogger("arena").handlers:
+        inner = getattr(handler, "sub_handler", handler)  # multiprocessing-logging's wrapper
+        if not isinstance(inner, logging.FileHandler):
+            inner.addFilter(lambda record: record.name != "arena.tournament" or record.levelno > logging.INFO)
