@@ -50,9 +50,12 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
                    for seat, bot in enumerate(spec.seats)]
         try:
             moves, end = _play_turns(referee, spec, initial, runners)
-        finally:
+        except BaseException:  # the worker is being stopped (or the arena failed): no sandbox is kept
             for runner in runners:
-                runner.close()
+                runner.close(keep=False)
+            raise
+        for runner in runners:
+            runner.close()
     record = {
         "id": spec.id,
         "game": referee.name,

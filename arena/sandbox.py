@@ -35,8 +35,11 @@ What a bot sees and can do:
 
 from __future__ import annotations
 
+import atexit
+import ctypes
 import errno
 import json
+import multiprocessing.util
 import os
 import select
 import shutil
@@ -384,6 +387,19 @@ class Cgroup:
                     time.sleep(0.005)
 
 
+_prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here: the child of a fork must not load libraries
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In bwrap's process, before exec: be killed if the arena's process dies,
+    even before bwrap's own --die-with-parent is in place (only a prctl call:
+    safe between fork and exec)."""
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() == 1:
+        os._exit(1)
+
+
 def _field(text: str, name: str) -> int:
     for line in text.splitlines():
         words = line.split()
@@ -433,6 +449,7 @@ class Session:
             self.proc = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 start_new_session=True, pass_fds=(requests_r, replies_w),
+                preexec_fn=_die_with_parent,  # noqa: PLW1509 (once per sandbox, not per move)
             )
         finally:
             os.close(requests_r)
@@ -480,6 +497,18 @@ class Session:
         self.proc, self.inner, self.cgroup = None, None, None
 
     # -- one move
+
+    def reset(self) -> bool:
+        """Make the sandbox as new for the next game (no process, empty folder
+        and /tmp); False if it cannot be (then it is closed)."""
+        if self.proc is None:
+            return False
+        supervisor.send(self.requests, {"reset": True})
+        reply, _ = self._await_reply(time.monotonic() + START)
+        if not reply or not reply.get("reset") or max(reply["disk"]) > 2**16:
+            self.close()
+            return False
+        return True
 
     def run(self, command: Sequence[str], files: Mapping[str, str]) -> Invocation:
         """One move: the files written, the bot run under the limits, its verdict."""
@@ -674,21 +703,54 @@ class _Move:
 
 class Runner:
     """Runs one bot's moves of one game: in its sandbox, or (``sandbox=None``,
-    ``--no-sandbox``) as a plain process in a private folder."""
+    ``--no-sandbox``) as a plain process in a private folder.
+
+    Setting a sandbox up costs far more than a move of a fast bot, so a
+    process keeps the sandboxes of its last ``KEEP`` bots between games: at
+    the end of a game the supervisor kills whatever is left and empties the
+    bot's folder and /tmp (a sandbox that cannot be emptied is closed), and the
+    next game of that bot in this process starts from there as from new."""
 
     def __init__(self, sandbox: Sandbox | None, programs: Sequence[str], folder: Path, limits: Limits,
                  label: str = "bot"):
         self.folder, self.limits = folder, limits
-        self.session = Session(sandbox, programs, limits, label) if sandbox is not None else None
+        self.key = (sandbox, tuple(programs), limits)
+        self.session = None
+        if sandbox is not None:
+            self.session = _kept.pop(self.key, None) or Session(sandbox, programs, limits, label)
 
     def run(self, command: Sequence[str], files: Mapping[str, str]) -> Invocation:
         if self.session is None:
             return run_bot(command, self.folder, files, self.limits)
         return self.session.run(command, files)
 
-    def close(self) -> None:
-        if self.session is not None:
+    def close(self, keep: bool = True) -> None:
+        """The game is over: keep the sandbox for this bot's next game, emptied
+        (or, ``keep=False``, close it)."""
+        if self.session is None:
+            return
+        if not keep:
             self.session.close()
+        elif self.session.reset():
+            _kept[self.key] = self.session
+            while len(_kept) > KEEP:
+                _kept.pop(next(iter(_kept))).close()
+        self.session = None
+
+
+#: Sandboxes kept between games, per process (the oldest is closed first).
+KEEP = 8
+_kept: dict[tuple, Session] = {}
+
+
+def close_kept() -> None:
+    """Close every sandbox kept for a next game (a worker does so as it exits)."""
+    while _kept:
+        _kept.pop(next(iter(_kept))).close()
+
+
+multiprocessing.util.Finalize(None, close_kept, exitpriority=10)
+atexit.register(close_kept)
 
 
 def sandboxed_compiler(sandbox: Sandbox):

@@ -264,8 +264,41 @@ def main() -> None:
     os.set_inheritable(replies, False)
     send(replies, {"ready": True, "uid": os.getuid()})
     while (request := receive(requests)) is not None:
-        send(replies, play_move(request, home))
+        if request.get("reset"):
+            send(replies, reset(home))
+        else:
+            send(replies, play_move(request, home))
     _reap_everything()
+
+
+def reset(home: str) -> dict:
+    """Between two games: nothing left running, the folder and /tmp empty."""
+    _reap_everything()
+    for folder in (home, "/tmp"):
+        empty(folder)
+    return {"reset": True, "disk": [_disk_used(home), _disk_used("/tmp")]}
+
+
+def empty(folder: str) -> None:
+    """Remove everything the bot left in ``folder``, whatever modes it gave it.
+    What the sandbox itself put there (the folders leading to a read-only bind
+    under /tmp, and the binds) is not the bot's: it is left alone."""
+    device = os.lstat(folder).st_dev
+    for entry in os.scandir(folder):
+        path, mine = entry.path, entry.stat(follow_symlinks=False).st_uid == os.getuid()
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.stat(follow_symlinks=False).st_dev != device:
+                    continue  # a mount point
+                if mine:
+                    os.chmod(path, 0o700)  # a bot may have left a folder it cannot read
+                empty(path)
+                if mine:
+                    os.rmdir(path)
+            elif mine:
+                os.unlink(path)
+        except OSError:
+            pass  # the arena checks that the space is free
 
 
 if __name__ == "__main__":
