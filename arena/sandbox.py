@@ -1,7 +1,8 @@
 """The sandbox every bot runs in: bubblewrap namespaces, an unprivileged uid, cgroups.
 
-One sandbox per bot per game (setting one up costs a few tens of
-milliseconds; a move then costs little more than a bare start of the bot).
+One sandbox per bot (setting one up costs a few tens of milliseconds; a
+move then costs little more than a bare start of the bot), kept by a worker
+between that bot's games and emptied in between (``Runner``).
 It is a ``bwrap`` process whose first process inside is the supervisor
 (``arena/supervisor.py``), which starts the bot for each move and kills
 everything it left before answering.

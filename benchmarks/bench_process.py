@@ -99,7 +99,7 @@ def main(count: int = 200) -> float:
         started = time.perf_counter()
         session = Session(sandbox, [str(root)], Limits())
         session.start()
-        print(f"setting a sandbox up: {(time.perf_counter() - started) * 1000:.1f} ms (once per bot per game)")
+        print(f"setting a sandbox up: {(time.perf_counter() - started) * 1000:.1f} ms (once per bot per worker: it is emptied and reused between games)")
         ways = {
             "bare": lambda: bare(binary, root / "bare"),
             "sandbox": lambda: sandboxed(binary, session),
