@@ -156,3 +156,31 @@ def test_a_sandbox_that_cannot_start_is_a_clear_error(sandbox):
     broken = dataclasses.replace(sandbox, extra_options=("--no-such-option",))
     with pytest.raises(SandboxError, match="(?s)bots cannot be sandboxed here.*user namespaces.*--no-sandbox"):
         _probe(broken)
+
+
+def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path):
+    from arena.sandbox import Runner
+
+    bot = tmp_path / "keeper.py"
+    bot.write_text(textwrap.dedent("""
+        import os, subprocess
+        mine = [n for n in os.listdir("/tmp") if os.lstat("/tmp/" + n).st_uid == os.getuid()]
+        left = sorted(os.listdir(".")) + sorted(mine)  # (not the folders leading to binds under /tmp)
+        open("notes.txt", "w").write("from an earlier game")
+        os.makedirs("locked/inner")
+        open("/tmp/scratch", "w").write("x")
+        os.chmod("locked", 0)
+        subprocess.Popen(["/usr/bin/sleep", "60"], start_new_session=True)
+        open("game.out", "w").write(repr(left))
+    """))
+    tmp_path.chmod(0o755)
+    seen = []
+    for _ in range(2):
+        runner = Runner(sandbox, [str(tmp_path)], tmp_path / "unused", Limits(cpu=2.0))
+        result = runner.run([sys.executable, "-P", str(bot)], {"game.in": ""})
+        seen.append((result.verdict, result.output, runner.session))
+        runner.close()
+    (first, second) = seen
+    assert first[:2] == ("ok", "['game.in']") and second[:2] == ("ok", "['game.in']")
+    assert second[2] is first[2]  # the same sandbox, emptied
+    assert not [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == ["/usr/bin/sleep", "60"]]
