@@ -11,16 +11,19 @@ a quadratic pointer (with wrap-around); a full edge ends the game.  The value
 of a position is the sum of 3^(n+1) over the numbers n, minus one per ``A``.
 
 One-shot and single-player: ``game.out`` is one line of ``WASD``, played
-until it ends or the game ends.  Cells are kept row-major in flat tuples
+until it ends or the game ends; in arena play a line of more than
+``MAX_PLAN`` (100,000) moves is bad output, in judge mode any length goes.  Cells are kept row-major in flat tuples
 (index ``r * m + c``), as small integers (see ``EMPTY`` ... ``LETTER_B``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from itertools import chain
+from operator import itemgetter
 
 from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader
 
@@ -30,12 +33,17 @@ LETTER_A, LETTER_B = -10, -11
 #: magnet symbol -> the move (direction) in which it pins its run
 MAGNETS = {"^": "W", "v": "S", "<": "A", ">": "D"}
 MAGNET_CODES = {"^": -3, "v": -4, "<": -5, ">": -6}
+#: move -> the code of the magnets that pin in that move
+_MAGNET_OF_MOVE = {move: MAGNET_CODES[symbol] for symbol, move in MAGNETS.items()}
 _CODE = {".": EMPTY, "@": OBSTACLE, "A": LETTER_A, "B": LETTER_B, **MAGNET_CODES}
 _SYMBOL = {code: symbol for symbol, code in _CODE.items()}
 #: move -> (row step, column step)
 STEPS = {"W": (-1, 0), "A": (0, -1), "S": (1, 0), "D": (0, 1)}
 MOVES = "WASD"
 SEQUENCE_SYMBOLS = frozenset("AB0123456789")
+#: The longest plan a bot may write in arena play (judge mode has no cap), so
+#: that judging one plan stays cheap.
+MAX_PLAN = 100_000
 
 
 def code_of(ch: str) -> int:
@@ -175,14 +183,17 @@ def grid_lines(state: ThreesState) -> list[str]:
     return [" ".join(symbol(c) for c in state.cells[r:r + m]) for r in range(0, len(state.cells), m)]
 
 
-def parse_plan(text: str) -> ThreesPlan:
+def parse_plan(text: str, most: int | None = None) -> ThreesPlan:
     """Parse ``game.out``: one line of ``W``, ``A``, ``S``, ``D`` (possibly
-    empty: stopping at once is allowed)."""
+    empty: stopping at once is allowed), of at most ``most`` moves if given."""
     reader = TokenReader(text, BadOutput)
     if reader.at_end():
         return ThreesPlan("")
     line = reader.line
     moves = reader.word("a line of moves")
+    if most is not None and len(moves) > most:
+        raise BadOutput(f"the plan has {len(moves):,} moves; at most {most:,} are allowed in arena play",
+                        line=line)
     bad = next((i for i, ch in enumerate(moves) if ch not in MOVES), None)
     if bad is not None:
         raise BadOutput(f"move {bad + 1} is {moves[bad]!r}; expected one of W (up), A (left), S (down), D (right)"
@@ -218,12 +229,16 @@ def insertion_edge(n: int, m: int, move: str) -> tuple[int, ...]:
 def pinned(cells: list[int] | tuple[int, ...], n: int, m: int, move: str) -> set[int]:
     """The cells that magnets pointing in ``move``'s direction hold in place:
     for each, the contiguous run of movable symbols next to it on its side."""
+    code = _MAGNET_OF_MOVE[move]
+    return _held(cells, m, move, [i for i, v in enumerate(cells) if v == code])
+
+
+def _held(cells: list[int] | tuple[int, ...], m: int, move: str, magnets: Iterable[int]) -> set[int]:
+    """``pinned`` for magnets at known places (all pointing in ``move``'s direction)."""
+    n = len(cells) // m
     dr, dc = STEPS[move]
-    code = next(MAGNET_CODES[s] for s, d in MAGNETS.items() if d == move)
     held: set[int] = set()
-    for i, v in enumerate(cells):
-        if v != code:
-            continue
+    for i in magnets:
         r, c = divmod(i, m)
         r, c = r + dr, c + dc
         while 0 <= r < n and 0 <= c < m and movable(cells[r * m + c]):
@@ -237,7 +252,7 @@ class Game:
     """A mutable position for fast simulation (the referee, the judge and
     the bots share it); ``ThreesState`` is its frozen twin."""
 
-    __slots__ = ("cells", "horizontal", "moves", "over", "rules", "vertical", "x", "y")
+    __slots__ = ("cells", "horizontal", "magnets", "moves", "over", "rules", "vertical", "x", "y")
 
     def __init__(self, state: ThreesState):
         self.rules = state.rules
@@ -245,10 +260,13 @@ class Game:
         self.x, self.y = state.x, state.y
         self.horizontal, self.vertical = state.horizontal, state.vertical
         self.moves, self.over = state.moves, state.over
+        # Magnets never move (only movable symbols do), so where they are is known once.
+        self.magnets = {move: tuple(i for i, v in enumerate(state.cells) if v == code)
+                        for move, code in _MAGNET_OF_MOVE.items()}
 
     def copy(self) -> Game:
         twin = Game.__new__(Game)
-        twin.rules, twin.cells = self.rules, self.cells[:]
+        twin.rules, twin.cells, twin.magnets = self.rules, self.cells[:], self.magnets
         twin.x, twin.y, twin.horizontal, twin.vertical = self.x, self.y, self.horizontal, self.vertical
         twin.moves, twin.over = self.moves, self.over
         return twin
@@ -275,23 +293,17 @@ class Game:
     def slide(self, move: str) -> None:
         """Slide every movable symbol in ``move``'s direction, merging."""
         rules, cells = self.rules, self.cells
-        held = pinned(cells, rules.n, rules.m, move)
-        for line in lines(rules.n, rules.m, move):
-            for k in range(1, len(line)):
-                v = cells[line[k]]
-                if not movable(v) or line[k] in held:
-                    continue
-                pos = k
-                while pos > 0:
-                    target = cells[line[pos - 1]]
-                    if target != EMPTY:
-                        joined = merged(v, target) if movable(target) else None
-                        if joined is None:
-                            break
-                        v = joined
-                    cells[line[pos]] = EMPTY
-                    pos -= 1
-                    cells[line[pos]] = v
+        held = _held(cells, rules.m, move, self.magnets[move]) if self.magnets[move] else ()
+        if not held:
+            # The hot path: every line read, slid and written back by C-level loops.
+            cuts, unpermute = _line_layout(rules.n, rules.m, move)
+            cells[:] = unpermute(tuple(chain.from_iterable(map(slid_row, map(tuple, map(cells.__getitem__, cuts))))))
+            return
+        for line, cut in zip(lines(rules.n, rules.m, move), _line_layout(rules.n, rules.m, move)[0]):
+            if held.isdisjoint(line):
+                cells[cut] = slid_row(tuple(cells[cut]))
+            else:
+                _slide_line_held(cells, line, held)
 
     def insert(self, move: str) -> None:
         """Insert the next symbol on the far edge, from the pointer on, with
@@ -306,9 +318,12 @@ class Game:
             self.vertical += 1
             start, seq, count = self.y, rules.s1, self.vertical
         size = len(edge)
-        spot = next((edge[(start + k) % size] for k in range(size) if cells[edge[(start + k) % size]] == EMPTY),
-                    None)
-        if spot is None:
+        first = start % size
+        for k in range(first, first + size):
+            spot = edge[k % size]
+            if cells[spot] == EMPTY:
+                break
+        else:
             self.over = True
             return
         cells[spot] = code_of(seq[(count - 1) % len(seq)])
@@ -316,6 +331,73 @@ class Game:
             self.x = (rules.ax * start * start + rules.bx * start + rules.cx) % rules.n
         else:
             self.y = (rules.ay * start * start + rules.by * start + rules.cy) % rules.m
+
+
+@lru_cache(maxsize=1 << 16)
+def slid_row(row: tuple[int, ...]) -> tuple[int, ...]:
+    """One line slid, with nothing pinned (``row[0]`` is at the edge).
+
+    The hot path of every plan judged (up to 100,000 moves in arena play),
+    hence the cache: a game meets few distinct lines.  Nothing pinned means
+    a symbol that stopped has a symbol or the edge right before it, so each
+    mover only meets the last symbol stopped (``top``): it lands beside it,
+    or merges into it and goes on merging."""
+    out = list(row)
+    top = -1
+    for k, v in enumerate(row):
+        if v == EMPTY:
+            continue
+        if not movable(v):
+            top = k
+            continue
+        out[k] = EMPTY
+        while top >= 0 and (joined := merged(v, out[top])) is not None:
+            v = joined
+            out[top] = EMPTY
+            top -= 1
+        top += 1
+        out[top] = v
+    return tuple(out)
+
+
+@cache
+def _line_layout(n: int, m: int, move: str) -> tuple[tuple[slice, ...], Callable[[tuple[int, ...]], tuple]]:
+    """For ``lines(n, m, move)``: the slice of the row-major cells that is
+    each line, in order, and the function turning the lines' cells, one line
+    after another, back into row-major order."""
+    order = [i for line in lines(n, m, move) for i in line]
+    position = [0] * len(order)
+    for k, i in enumerate(order):
+        position[i] = k
+    unpermute = itemgetter(*position) if len(position) > 1 else tuple
+    return tuple(_as_slice(line) for line in lines(n, m, move)), unpermute
+
+
+def _as_slice(line: tuple[int, ...]) -> slice:
+    """The slice picking ``line``'s cells, in order, from a list (a line is an
+    arithmetic progression of indices)."""
+    step = line[1] - line[0] if len(line) > 1 else 1
+    stop = line[-1] + step
+    return slice(line[0], None if stop < 0 else stop, step)
+
+
+def _slide_line_held(cells: list[int], line: tuple[int, ...], held: set[int]) -> None:
+    """Slide one line in which magnets pin some symbols, step by step."""
+    for k in range(1, len(line)):
+        v = cells[line[k]]
+        if not movable(v) or line[k] in held:
+            continue
+        pos = k
+        while pos > 0:
+            target = cells[line[pos - 1]]
+            if target != EMPTY:
+                joined = merged(v, target) if movable(target) else None
+                if joined is None:
+                    break
+                v = joined
+            cells[line[pos]] = EMPTY
+            pos -= 1
+            cells[line[pos]] = v
 
 
 def play_plan(state: ThreesState, moves: str) -> ThreesState:
@@ -362,7 +444,7 @@ class ThreesReferee(Referee):
         return {"game.in": board_text(state)}
 
     def parse(self, state: ThreesState, text: str) -> ThreesPlan:
-        return parse_plan(text)
+        return parse_plan(text, most=MAX_PLAN)
 
     def check(self, state: ThreesState, move: ThreesPlan) -> None:
         if state.played:

@@ -4,6 +4,8 @@ source's samples and worked figures, parsing, judge mode, generator, bots."""
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import subprocess
 from pathlib import Path
 
@@ -14,7 +16,21 @@ from arena.cli import main as arena_main
 from generator import BadParameters
 from generator import threes as gen
 from referees.base import BadInput, BadOutput, IllegalMove
-from referees.threes import Game, ThreesReferee, grid_lines, parse_board, parse_plan, play_plan, score
+from referees.threes import (
+    EMPTY,
+    MAX_PLAN,
+    Game,
+    ThreesReferee,
+    grid_lines,
+    lines,
+    merged,
+    movable,
+    parse_board,
+    parse_plan,
+    pinned,
+    play_plan,
+    score,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = (ROOT / "boards/threes/sample.in").read_text()
@@ -223,6 +239,63 @@ def test_judge_cli(tmp_path, capsys):
     (tmp_path / "o.out").write_text("ASDQ")
     assert arena_main(["judge", "threes", str(tmp_path / "b.in"), str(tmp_path / "o.out")]) == 2
     assert "o.out:1: move 4 is 'Q'" in capsys.readouterr().err
+
+
+def test_arena_play_caps_a_plan_at_100000_moves_judge_mode_does_not(tmp_path, capsys):
+    state = REFEREE.load(SAMPLE)
+    assert REFEREE.parse(state, "A" * MAX_PLAN).moves == "A" * MAX_PLAN
+    with pytest.raises(BadOutput, match="the plan has 100,001 moves; at most 100,000"):
+        REFEREE.parse(state, "A" * (MAX_PLAN + 1))
+    (tmp_path / "b.in").write_text(SAMPLE)
+    (tmp_path / "o.out").write_text("ASDAA" + "W" * MAX_PLAN)
+    assert arena_main(["judge", "threes", str(tmp_path / "b.in"), str(tmp_path / "o.out")]) == 0
+    assert capsys.readouterr().out == "24\n"
+
+
+def test_a_bot_writing_too_long_a_plan_gets_bad_output(tmp_path):
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "long.py").write_text(f"open('game.out', 'w').write('AS' * {MAX_PLAN // 2} + 'A')\n")
+    (bots / "short.py").write_text(f"open('game.out', 'w').write('AS' * {MAX_PLAN // 2})\n")
+    argv = ["run", "--game", "threes", "--bots", str(bots / "long.py"), str(bots / "short.py"),
+            "--boards", str(ROOT / "boards/threes/sample.in"), "--results", str(tmp_path), "--name", "t", "--jobs", "1"]
+    assert arena_main(argv) == 0
+    games = {g["seats"][0]: g for g in map(json.loads, (tmp_path / "t/games.jsonl").read_text().splitlines())}
+    assert games["long"]["fault"]["verdict"] == "bad-output"
+    assert games["short"]["fault"] is None
+
+
+def _slide_step_by_step(game: Game, move: str) -> list[int]:
+    """The rules of a slide as written: each symbol, nearest the edge first,
+    steps until it cannot; magnets pin their runs."""
+    cells, n, m = list(game.cells), game.rules.n, game.rules.m
+    held = pinned(cells, n, m, move)
+    for line in lines(n, m, move):
+        for k in range(1, len(line)):
+            v = cells[line[k]]
+            if not movable(v) or line[k] in held:
+                continue
+            pos = k
+            while pos > 0 and (cells[line[pos - 1]] == EMPTY or merged(v, cells[line[pos - 1]]) is not None):
+                if cells[line[pos - 1]] != EMPTY:
+                    v = merged(v, cells[line[pos - 1]])
+                cells[line[pos]], cells[line[pos - 1]] = EMPTY, v
+                pos -= 1
+    return cells
+
+
+def test_fast_slide_agrees_with_the_rules_step_by_step():
+    rng = random.Random(7)
+    symbols = ".....@^v<>AB0011223"
+    for _ in range(3000):
+        n, m = rng.randint(1, 6), rng.randint(1, 6)
+        rows = ["".join(rng.choice(symbols) for _ in range(m)) for _ in range(n)]
+        game = Game(parse_board(board(rows)))
+        for move in "WASD":
+            expected = _slide_step_by_step(game, move)
+            twin = game.copy()
+            twin.slide(move)
+            assert twin.cells == expected, (rows, move)
 
 
 # ---------------------------------------------------------------- generator

@@ -1,0 +1,105 @@
+"""Benchmark of judging a Threes plan at the arena's cap (100,000 moves).
+
+A plan's cost is in the moves actually played: once the game ends, later
+moves are skipped.  So the worst case is a plan that keeps the game alive for
+all 100,000 moves.  For each shipped board this script builds such a
+workload: games played by a one-ply player (the move that leaves the most
+empty cells, ties broken at random, seeded), restarted from the board each
+time one ends, until 100,000 moves in all; then it times ``play_plan`` over
+them (CPU seconds), which is what the referee does with a bot's plan.
+
+The baseline, measured in the same run on the same moves, is the rules
+played step by step (each symbol moved one cell at a time, as the rules are
+written), which is how the referee slid before it cached whole lines.  The
+script prints both, their ratio, and exits 1 if the referee takes 1 s or
+more on any board (the promise of the rules: judging one plan never costs
+more than a second).
+
+    .venv/bin/python benchmarks/bench_threes.py [--moves 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+from referees.threes import EMPTY, MAX_PLAN, Game, ThreesState, lines, parse_board, pinned, play_plan
+from referees.threes import _slide_line_held as slide_line_step_by_step
+
+ROOT = Path(__file__).resolve().parents[1]
+LIMIT = 1.0
+
+
+class StepByStepGame(Game):
+    """The baseline: every line slid one cell at a time."""
+
+    __slots__ = ()
+
+    def slide(self, move: str) -> None:
+        rules = self.rules
+        held = pinned(self.cells, rules.n, rules.m, move)
+        for line in lines(rules.n, rules.m, move):
+            slide_line_step_by_step(self.cells, line, held)
+
+
+def one_ply_game(state: ThreesState, rng: random.Random, most: int) -> str:
+    """The moves of one game (at most ``most``) that keep it going long."""
+    game, moves = Game(state), []
+    while len(moves) < most and not game.over:
+        options = []
+        for move in "WASD":
+            child = game.copy()
+            child.play(move)
+            options.append((0 if child.over else child.cells.count(EMPTY), rng.random(), move, child))
+        _, _, move, game = max(options)
+        moves.append(move)
+    return "".join(moves)
+
+
+def workload(state: ThreesState, total: int, seed: int = 1) -> list[str]:
+    """Plans whose games, played one after another, make ``total`` moves."""
+    rng, plans, played = random.Random(seed), [], 0
+    while played < total:
+        plans.append(one_ply_game(state, rng, total - played))
+        played += len(plans[-1])
+    return plans
+
+
+def cpu_seconds(state: ThreesState, plans: list[str], game_type: type[Game]) -> float:
+    start = time.process_time()
+    for plan in plans:
+        game = game_type(state)
+        for move in plan:
+            game.play(move)
+    return time.process_time() - start
+
+
+def referee_seconds(state: ThreesState, plans: list[str]) -> float:
+    start = time.process_time()
+    for plan in plans:
+        play_plan(state, plan)
+    return time.process_time() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--moves", type=int, default=MAX_PLAN, help=f"moves in all (default {MAX_PLAN:,})")
+    args = parser.parse_args()
+    worst = 0.0
+    for path in sorted((ROOT / "boards" / "threes").glob("*.in")):
+        state = parse_board(path.read_text())
+        plans = workload(state, args.moves)
+        fast = referee_seconds(state, plans)
+        slow = cpu_seconds(state, plans, StepByStepGame)
+        worst = max(worst, fast)
+        print(f"{path.name:11} {state.rules.n}x{state.rules.m}  {len(plans):5} games  referee {fast:.3f} s  "
+              f"step by step {slow:.3f} s  ratio {slow / fast:.1f}x")
+    print(f"worst: {worst:.3f} CPU s for {args.moves:,} moves (limit {LIMIT:g} s)")
+    return 0 if worst < LIMIT else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
