@@ -13,7 +13,9 @@ game ends after 30 actions.
   any illegal action or bad output scores -1 (``fault_score``).
 * PVP (per move, two players): ``game.in`` has an extra last line
   ``actions_left my_score their_score``; ``game.out`` is one action (T = 1)
-  or ``0`` to pass, which ends the game.  Higher total wins.
+  or ``0`` to pass.  A pass by the seat that moved second ends the game; a
+  pass by the seat that moved first only hands the turn over; a pass is not
+  one of the 30 actions.  Higher total wins.
 
 Both referees share this module's rules core.  Cells are kept row-major in a
 400-character string (index ``x * 20 + y``, x the row, y the column).
@@ -32,6 +34,8 @@ from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, To
 
 SIZE = 20
 MAX_ACTIONS = 30
+#: PVP seats: the one that acts first, and the one whose pass ends the game.
+FIRST, SECOND = 0, 1
 EMPTY = "-"
 LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 WORDS_FILE = "words.txt"
@@ -156,7 +160,7 @@ class Dictionary:
 class CrosswordState:
     """A position: the cells, the used words in order, the dictionary, the
     actions taken, each seat's total, the seat to act and whether the game has
-    ended early (a pass, or the PVE plan played)."""
+    ended early (a pass by the second seat, or the PVE plan played)."""
 
     cells: str
     used: tuple[str, ...]
@@ -705,15 +709,16 @@ class CrosswordPVPReferee(_CrosswordReferee):
 
     def apply(self, state: CrosswordState, move: Plan) -> CrosswordState:
         if not move.actions:
-            return replace(state, ended=True)
+            # The source ends the game when the second player gives up, so that both
+            # players have had as many turns; the first player's pass hands the turn over.
+            return replace(state, ended=True) if state.seat == SECOND else replace(state, seat=SECOND)
         return replace(apply_action(state, move.actions[0]), seat=1 - state.seat)
 
     def outcome(self, state: CrosswordState) -> Outcome | None:
         if not state.ended and state.actions < MAX_ACTIONS:
             return None
         first, second = state.scores
-        why = (f"{'first' if state.seat == 0 else 'second'} player passed" if state.ended
-               else f"{MAX_ACTIONS} actions played")
+        why = "second player passed" if state.ended else f"{MAX_ACTIONS} actions played"
         why += f"; scores {first}-{second}"
         if first == second:
             return Outcome.draw(why)

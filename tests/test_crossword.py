@@ -6,6 +6,7 @@ passes, judge mode, generator and bots run as real processes."""
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import subprocess
 from pathlib import Path
@@ -337,15 +338,48 @@ def test_pvp_render_turns_and_scores():
 
 
 @pytest.mark.parametrize(("scores", "winner"), [((3, 0), 0), ((0, 3), 1), ((2, 2), None)])
-def test_pvp_pass_ends_the_game_higher_total_wins(scores, winner):
+def test_pvp_a_pass_by_the_second_seat_ends_the_game_higher_total_wins(scores, winner):
     state = make()
     from dataclasses import replace
 
-    state = replace(state, scores=scores, seat=1)
+    state = replace(state, scores=scores, seat=1, actions=5)
     move = PVP.parse(state, "0\n")
     PVP.check(state, move)
     end = PVP.outcome(PVP.apply(state, move))
     assert end.winner == winner and "second player passed" in end.reason
+
+
+def test_pvp_a_pass_by_the_first_seat_hands_the_turn_over_and_is_not_an_action():
+    from dataclasses import replace
+
+    state = replace(make({(0, 0): "CA", (1, 2): "O"}), scores=(4, 0), actions=7)
+    passed = PVP.apply(state, PVP.parse(state, "0\n"))
+    # the first seat, ahead, cannot stop the game by passing: the second seat moves on
+    assert PVP.outcome(passed) is None and passed.seat == 1
+    assert passed.actions == 7 and passed.scores == (4, 0)
+    assert PVP.render(passed, 1)["game.in"].endswith("\n23 0 4\n")
+    acted = PVP.apply(passed, Plan((act([(0, 2, "T")], "AT", "CAT", "TO"),)))
+    assert acted.seat == 0 and acted.actions == 8 and acted.scores == (4, 3)
+    # a pass by the first seat, then one by the second: the game ends
+    again = PVP.apply(PVP.apply(acted, Plan(())), Plan(()))
+    assert PVP.outcome(again).winner == 0 and PVP.outcome(again).reason.startswith("second player passed")
+
+
+def test_pvp_two_passers_play_two_turns_through_the_match(tmp_path):
+    """Real bot processes: the first seat's pass hands the turn over, and the
+    second seat's pass ends the game, a 0-0 draw after two turns."""
+    board = ROOT / "boards/crossword/board1.in"
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    for name in ("a", "b"):
+        (bots / f"{name}.py").write_text("open('game.out', 'w').write('0\\n')\n")
+    argv = ["run", "--game", "crossword-pvp", "--bots", str(bots / "a.py"), str(bots / "b.py"),
+            "--boards", str(board), "--results", str(tmp_path), "--name", "t", "--jobs", "2"]
+    assert arena_main(argv) == 0
+    for line in (tmp_path / "t/games.jsonl").read_text().splitlines():
+        game = json.loads(line)
+        assert [move["seat"] for move in game["moves"]] == [0, 1]
+        assert game["outcome"]["winner"] is None and game["outcome"]["reason"] == "second player passed; scores 0-0"
 
 
 def test_pvp_ends_after_30_actions():
