@@ -4,12 +4,14 @@ Each subcommand is a module of ``arena.commands`` (``add_parser`` and
 ``main``).  The only errors handled here are the arena's own (``ArenaError``,
 and the referees' ``BadInput`` for arena-side input), printed as one line on
 standard error with exit status 2; anything else is a bug and shows its
-traceback.
+traceback.  A closed standard output (``arena ... | head``) ends the
+command quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -20,6 +22,8 @@ from arena.errors import ArenaError
 from referees.base import BadInput
 
 EXIT_BAD_INPUT = 2
+#: 128 + SIGPIPE, the status of a command stopped by a closed pipe
+EXIT_BROKEN_PIPE = 141
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,15 +40,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        args = build_parser().parse_args(argv)
+        status = args.func(args)
+        sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
+        return status
     except (ArenaError, BadInput) as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """Standard output's reader has closed the pipe (``arena show ... | head``):
+    stop quietly, as a command killed by SIGPIPE would, rather than with a
+    traceback.  Standard output is pointed at /dev/null so that Python's own
+    flush at exit does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

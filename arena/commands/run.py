@@ -26,6 +26,10 @@ from arena.store import LOG, Store
 
 log = logging.getLogger("arena")
 
+#: Below this, no bot can start: Python alone needs about 10 MiB resident, a C program 1 to 2 MiB
+#: plus what it allocates, and the arena's own checks need room for the process to exist at all.
+MIN_MEMORY_MIB = 16
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
@@ -61,9 +65,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="CPU time per invocation, whole process tree (default: the game's, 1 s per move, "
                         "10 s for one-shot games)")
     parser.add_argument("--wall", type=positive_float, metavar="SECONDS",
-                        help="wall-clock cap per invocation (default 3 x the CPU limit)")
+                        help="wall-clock cap per invocation, at least the CPU limit (default 3 x the CPU limit)")
     parser.add_argument("--memory", type=positive_int, default=256, metavar="MIB",
-                        help="memory per invocation in MiB (default 256)")
+                        help=f"memory per invocation in MiB, at least {MIN_MEMORY_MIB} (default 256)")
     add_bot_options(parser)
     parser.add_argument("--format", default="simple", choices=tabulate_formats, metavar="FORMAT",
                         help="table format: plain, simple, github, html, latex, ... (default simple)")
@@ -71,6 +75,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     referee = get_referee(args.game)
+    check_limits(args.cpu or referee.cpu_limit, args.wall, args.memory)
     boards = tuple(load_board(referee, path) for path in find_boards(args.boards))
     _check_unique_names(board for board, _ in boards)
     name = args.name or time.strftime(f"{referee.name}-%Y%m%d-%H%M%S")
@@ -92,6 +97,17 @@ def tournament_of(args: argparse.Namespace, referee: referees.Referee,
     limits = Limits(cpu=args.cpu or referee.cpu_limit, wall=args.wall, memory=args.memory * 2**20)
     used = compilers.describe() if any(bot.command[0].endswith(".bin") for bot in bots) else None
     return tournament.Tournament(referee, tuple(bots), boards, limits, sandbox, used)
+
+
+def check_limits(cpu: float, wall: float | None, memory_mib: int) -> None:
+    """Refuse limits under which every move would fault, before any game is played."""
+    if wall is not None and wall < cpu:
+        raise ArenaError(f"--wall {wall:g} is below the CPU limit of {cpu:g} s: a move would be stopped by the "
+                         f"wall clock before it could use its CPU time; give --wall at least {cpu:g} (or leave it "
+                         f"out: 3 x the CPU limit)")
+    if memory_mib < MIN_MEMORY_MIB:
+        raise ArenaError(f"--memory {memory_mib} MiB is too little for any bot to start (Python alone needs about "
+                         f"10 MiB); give at least {MIN_MEMORY_MIB}")
 
 
 def _check_unique_names(boards: Iterable[Board]) -> None:
@@ -117,9 +133,8 @@ def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, n
         print(f"\narena: interrupted; {played} games are recorded in {store.folder}. "
               f"Resume with: {resume}", file=sys.stderr)
         return 130
-    text = tables.render(game.config(), records, args.format)
-    print(text, end="")
-    store.write_tables(tables.render(game.config(), records))
+    store.write_tables(tables.render(game.config(), records))  # saved first: a closed pipe loses nothing
+    print(tables.render(game.config(), records, args.format), end="")
     print(f"\nRecords: {store.games_path}; print the tables again with: arena show {store.folder}")
     return 0
 
