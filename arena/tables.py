@@ -29,12 +29,13 @@ def render(config: dict[str, Any], records: list[dict[str, Any]], fmt: str = "si
     if len(records) < expected:
         head += " (unfinished: run the same command again to resume)"
     parts = [head]
+    by_rate = len(records) < expected
     if config["players"] == 1:
-        parts += ["Scores", score_table(bots, boards, records, fmt)]
+        parts += [_scores_heading(by_rate), score_table(bots, boards, records, fmt, by_rate=by_rate)]
         parts += [MEANS_TITLE, mean_scores(bots, records, fmt)]
     else:
         parts += [
-            "Standings", standings(bots, records, fmt),
+            _standings_heading(by_rate), standings(bots, records, fmt, by_rate=by_rate),
             "Crosstable (points of the row bot against the column bot)", crosstable(bots, records, fmt),
             RATINGS_TITLE, ratings(bots, records, fmt),
             "Points per board", per_board(bots, boards, records, fmt),
@@ -51,9 +52,36 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
+def _standings_heading(by_rate: bool) -> str:
+    if not by_rate:
+        return "Standings"
+    return ("Standings, ranked by points per game played (the tournament is unfinished, so bots have played "
+            "different numbers of games)")
+
+
+def _scores_heading(by_rate: bool) -> str:
+    if not by_rate:
+        return "Scores"
+    return ("Scores, ranked by the mean score per game played, as in the mean score table below (the tournament "
+            "is unfinished, so bots have played different numbers of games)")
+
+
+def _per_game(total: float, games: int) -> float | None:
+    """A total divided by the games played (None when none was played: such a bot ranks last)."""
+    return total / games if games else None
+
+
+def _rate_key(total: float, games: int) -> float:
+    rate = _per_game(total, games)
+    return float("-inf") if rate is None else rate
+
+
 # ------------------------------------------------------------- two players
-def standings(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
-    """Rank, points, games, wins, draws, losses, faults by verdict, score %."""
+def standings(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple", *, by_rate: bool = False) -> str:
+    """Rank, points, games, wins, draws, losses, faults by verdict, score %.
+
+    Ranked by points, then wins; ``by_rate`` (an unfinished tournament): by
+    points per game played, then wins per game, with a column for it."""
     stats = {bot: Counter() for bot in bots}
     faults: dict[str, Counter] = {bot: Counter() for bot in bots}
     for record in records:
@@ -66,21 +94,32 @@ def standings(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple
         fault = record.get("fault")
         if fault:
             faults.setdefault(record["seats"][fault["seat"]], Counter())[fault["verdict"]] += 1
-    order = sorted(stats, key=lambda b: (-stats[b]["points"], -stats[b]["wins"], b))
+    if by_rate:
+        keys = {b: (_rate_key(stats[b]["points"], stats[b]["games"]), _rate_key(stats[b]["wins"], stats[b]["games"]))
+                for b in stats}
+    else:
+        keys = {b: (stats[b]["points"], stats[b]["wins"]) for b in stats}
+    order = sorted(stats, key=lambda b: (tuple(-k for k in keys[b]), b))
     rows = []
     for bot in order:
         s = stats[bot]
         pct = 100 * s["points"] / (3 * s["games"]) if s["games"] else 0.0
-        rows.append([_rank(order, stats, bot), bot, _number(s["points"]), s["games"], s["wins"], s["draws"],
-                     s["losses"], _fault_text(faults.get(bot, Counter())), f"{pct:.1f}"])
-    return tabulate(rows, headers=["#", "bot", "points", "games", "won", "drawn", "lost", "faults", "score %"],
-                    tablefmt=fmt, disable_numparse=True)
+        rate = _per_game(s["points"], s["games"])
+        rows.append([_rank(order, keys, bot), bot, _number(s["points"]), s["games"]]
+                    + ([_rate_text(rate)] if by_rate else [])
+                    + [s["wins"], s["draws"], s["losses"], _fault_text(faults.get(bot, Counter())), f"{pct:.1f}"])
+    headers = ["#", "bot", "points", "games", *(["points/game"] if by_rate else []), "won", "drawn", "lost",
+               "faults", "score %"]
+    return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
 
 
-def _rank(order: list[str], stats: dict[str, Counter], bot: str) -> int:
-    """Equal points and wins share a rank."""
-    key = (stats[bot]["points"], stats[bot]["wins"])
-    return 1 + sum(1 for other in order if (stats[other]["points"], stats[other]["wins"]) > key)
+def _rate_text(rate: float | None) -> str:
+    return "" if rate is None else f"{rate:.2f}"
+
+
+def _rank(order: list[str], keys: dict[str, tuple], bot: str) -> int:
+    """Equal keys (points and wins, or their rates per game) share a rank."""
+    return 1 + sum(1 for other in order if keys[other] > keys[bot])
 
 
 def _fault_text(counts: Counter) -> str:
@@ -101,20 +140,27 @@ def crosstable(bots: list[str], records: list[dict[str, Any]], fmt: str = "simpl
 
 
 def per_board(bots: list[str], boards: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
+    """Points per bot and board, and the total; a board on which a bot has
+    played no game yet (an unfinished tournament) is an empty cell."""
     points: dict[tuple[str, str], float] = defaultdict(float)
     for record in records:
         for seat, bot in enumerate(record["seats"]):
             points[bot, record["board"]["name"]] += record["points"][seat]
-    rows = [[bot] + [_number(points[bot, board]) for board in boards] + [_number(sum(points[bot, b] for b in boards))]
-            for bot in bots]
+    rows = [[bot] + [_number(points[bot, board]) if (bot, board) in points else "" for board in boards]
+            + [_number(sum(points.get((bot, b), 0.0) for b in boards))] for bot in bots]
     return tabulate(rows, headers=["bot"] + boards + ["total"], tablefmt=fmt, disable_numparse=True)
 
 
 # ------------------------------------------------------------- one player
-def score_table(bots: list[str], boards: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
-    """Score per bot and board, the total, and faults marked by verdict."""
+def score_table(bots: list[str], boards: list[str], records: list[dict[str, Any]], fmt: str = "simple", *,
+                by_rate: bool = False) -> str:
+    """Score per bot and board, the total, and faults marked by verdict.
+
+    Ranked by the total; ``by_rate`` (an unfinished tournament): by the mean
+    score per game played (the mean score table shows it)."""
     cells: dict[tuple[str, str], str] = {}
     totals: dict[str, float] = defaultdict(float)
+    games: dict[str, int] = defaultdict(int)
     faults: dict[str, int] = defaultdict(int)
     for record in records:
         bot, board = record["seats"][0], record["board"]["name"]
@@ -125,10 +171,13 @@ def score_table(bots: list[str], boards: list[str], records: list[dict[str, Any]
             text = f"{text} ({fault['verdict']})".strip()
         cells[bot, board] = text
         totals[bot] += score or 0
-    order = sorted(bots, key=lambda b: (-totals[b], b))
+        games[bot] += 1
+    key = (lambda b: _rate_key(totals[b], games[b])) if by_rate else (lambda b: totals[b])
+    order = sorted(bots, key=lambda b: (-key(b), b))
     rows = [[i, bot] + [cells.get((bot, board), "") for board in boards] + [_number(totals[bot]), faults[bot]]
             for i, bot in enumerate(order, start=1)]
-    return tabulate(rows, headers=["#", "bot"] + boards + ["total", "faults"], tablefmt=fmt, disable_numparse=True)
+    headers = ["#", "bot", *boards, "total", "faults"]
+    return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
 
 
 # ------------------------------------------------------------- ratings (arena.stats)

@@ -88,3 +88,48 @@ def test_pentanomial_counts_and_match_line():
     assert float(fields["low"]) < float(fields["elo"]) < float(fields["high"])
     assert float(fields["upper"]) == pytest.approx(math.log(19), abs=1e-3)
     assert "llr" not in tables.match_line([0, 0, 0, 1, 1], None, "running")
+
+
+def test_an_unfinished_tournament_ranks_by_points_per_game_and_says_so():
+    # x: 6 points in 8 games; y: 6 points in 2 games; z: no game yet (5 bots: far from finished)
+    config = _two_player_config(["x", "y", "z", "u", "v"], ["g/b1", "g/b2"])
+    records = [_game("g/b1", "x", "u", 0)] * 2 + [_game("g/b1", "x", "u", 1)] * 6
+    records += [_game("g/b1", "y", "v", 0), _game("g/b1", "v", "y", 1)]
+    text = tables.render(config, records, "plain")
+    assert "Standings, ranked by points per game played (the tournament is unfinished" in text
+    rows = {line.split()[1]: line.split() for line in tables.standings(
+        ["x", "y", "z", "u", "v"], records, "plain", by_rate=True).splitlines()[1:]}
+    assert rows["y"][:5] == ["1", "y", "6", "2", "3.00"]
+    assert rows["u"][:5] == ["2", "u", "18", "8", "2.25"]
+    assert rows["x"][:5] == ["3", "x", "6", "8", "0.75"]
+    assert rows["z"][:4] == ["5", "z", "0", "0"]  # no game played: last
+    # ranked by points (a finished tournament), 6 points in 8 games ties 6 points in 2
+    by_points = [line.split() for line in tables.standings(["x", "y", "u"], records, "plain").splitlines()[1:]]
+    assert [row[:3] for row in by_points[1:3]] == [["2", "x", "6"], ["2", "y", "6"]]
+
+
+def test_per_board_leaves_boards_not_yet_played_empty():
+    records = [_game("g/b1", "x", "y", None)]
+    lines = tables.per_board(["x", "y"], ["g/b1", "g/b2"], records, "github").splitlines()
+    assert [cell.strip() for cell in lines[2].split("|")[1:-1]] == ["x", "1.5", "", "1.5"]
+    # a board played with 0 points shows 0, not an empty cell
+    lines = tables.per_board(["x", "y"], ["g/b1"], [_game("g/b1", "x", "y", 0)], "github").splitlines()
+    assert [cell.strip() for cell in lines[3].split("|")[1:-1]] == ["y", "0", "0"]
+
+
+def test_an_unfinished_single_player_tournament_ranks_by_mean_score():
+    config = {"game": "threes", "players": 1, "bots": [{"name": "a"}, {"name": "b"}],
+              "boards": [{"name": "t/1"}, {"name": "t/2"}]}
+    def rec(bot, board, score):
+        return {"board": {"name": board}, "seats": [bot], "outcome": {"winner": None, "score": score, "reason": ""},
+                "fault": None}
+    records = [rec("a", "t/1", 100), rec("b", "t/1", 60), rec("b", "t/2", 60)]
+    text = tables.render(config, records, "plain")
+    assert "ranked by the mean score per game played" in text
+    rows = [line.split() for line in text.splitlines() if line.split()[:1] in (["1"], ["2"])]
+    assert rows[0][:4] == ["1", "a", "100", "100"]  # one board played: 100 on t/1, total 100
+    assert rows[1][:5] == ["2", "b", "60", "60", "120"]
+    finished = tables.render(config, records + [rec("a", "t/2", 0)], "plain")
+    assert "Scores\n" in finished and "ranked by" not in finished
+    rows = [line.split() for line in finished.splitlines() if line.split()[:1] in (["1"], ["2"])]
+    assert rows[0][:2] == ["1", "b"]
