@@ -31,15 +31,17 @@ class Board:
         return f"{self.path.parent.name}/{self.path.stem}"
 
 
-def find_boards(paths: list[str]) -> list[Path]:
-    """Board files named directly or lying in the given folders (``*.in``)."""
+def find_boards(paths: list[str], *, recursive: bool = False) -> list[Path]:
+    """Board files named directly or lying in the given folders (``*.in``;
+    with ``recursive``, in their subfolders too)."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files = sorted(path.glob("*.in"), key=_natural)
+            files = sorted(path.rglob("*.in") if recursive else path.glob("*.in"), key=_natural)
             if not files:
-                raise ArenaError(f"no board files (*.in) in folder {raw!r}")
+                raise ArenaError(f"no board files (*.in) in folder {raw!r}"
+                                 + ("" if recursive else " (its subfolders are searched only with --recursive)"))
             found.extend(files)
         elif path.is_file():
             found.append(path)
@@ -49,10 +51,10 @@ def find_boards(paths: list[str]) -> list[Path]:
 
 
 def _natural(path: Path) -> tuple:
-    """Sort board2 before board10."""
+    """Sort board2 before board10, and a folder's own boards before its subfolders'."""
     import re
 
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", path.name))
+    return (len(path.parts), *(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", str(path))))
 
 
 def read_extras(referee: Referee, folder: Path) -> dict[str, str]:

@@ -31,7 +31,9 @@ from referees.crossword import (
 GAME = "crossword"
 HELP = ("Boards of the crossword game (PVE and PVP): dictionary words placed on random lines (and listed as "
         "used) plus random letters (RULES.md §3).")
-DEFAULT_WORDS = Path(__file__).resolve().parents[1] / "boards" / "crossword" / WORDS_FILE
+#: The shipped dictionary: boards/crossword/words.txt, which the package holds too (a link to it in
+#: the repository, a copy in an installed package), so that any install finds it.
+DEFAULT_WORDS = Path(__file__).with_name(WORDS_FILE)
 #: Relative frequencies of A..Z in English text (per mille), for the random letters.
 FREQUENCIES = (82, 15, 28, 43, 127, 22, 20, 61, 70, 2, 8, 40, 24, 67, 75, 19, 1, 60, 63, 91, 28, 10, 24, 2, 20, 1)
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

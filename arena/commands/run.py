@@ -47,7 +47,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="bot files: .py (run with this Python), .c/.cpp (compiled once with -O2), or any "
                         "executable; folders and names starting with '_' or '.' are skipped")
     parser.add_argument("--boards", nargs="+", required=True, metavar="BOARD",
-                        help="board files, or folders whose *.in files are boards")
+                        help="board files, or folders whose *.in files are boards (not those of their "
+                        "subfolders, unless --recursive)")
+    parser.add_argument("--recursive", action="store_true",
+                        help="also take the *.in files of the board folders' subfolders, at any depth "
+                        "(e.g. boards/match3/large with --boards boards/match3)")
     add_run_options(parser)
     parser.set_defaults(func=main)
 
@@ -75,8 +79,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     referee = get_referee(args.game)
-    check_limits(args.cpu or referee.cpu_limit, args.wall, args.memory)
-    boards = tuple(load_board(referee, path) for path in find_boards(args.boards))
+    boards = tuple(load_board(referee, path) for path in find_boards(args.boards, recursive=args.recursive))
     _check_unique_names(board for board, _ in boards)
     name = args.name or time.strftime(f"{referee.name}-%Y%m%d-%H%M%S")
     store = Store(Path(args.results) / name)
@@ -87,7 +90,9 @@ def main(args: argparse.Namespace) -> int:
 def tournament_of(args: argparse.Namespace, referee: referees.Referee,
                   boards: tuple[tuple[Board, Any], ...]) -> tournament.Tournament:
     """The bots (copied, compiled, sandboxed) and the limits the options
-    name (``add_run_options``), as a tournament on ``boards``."""
+    name (``add_run_options``), as a tournament on ``boards``; limits that
+    would fault every move are refused first."""
+    check_limits(args.cpu or referee.cpu_limit, args.wall, args.memory)
     bots, excluded, sandbox, compilers = prepare_from_options(args, Path(args.results))
     for bad in excluded:
         print(f"arena: bot {str(bad.path)!r} is excluded: {bad.reason}", file=sys.stderr)
