@@ -40,3 +40,16 @@ def test_nonsensical_limits_are_refused_before_any_game(tmp_path, options, messa
     done = subprocess.run(command, check=False, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2 and message in done.stderr.splitlines()[-1]
     assert not (tmp_path / "t").exists()  # nothing played, nothing recorded
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("judge paint boards/examples/example.in boards/examples/example.moves", "ok\nok\nok\nresult: first wins\n"),
+    ("judge tictactoe3d boards/examples/tictactoe3d-cases.txt", "Black 5\nDraw\nBlack 7\n"),
+    ("judge match3 boards/examples/match3-sample.txt", "11692\n"),
+    ("judge threes boards/threes/sample.in boards/examples/threes-plan.txt", "120\n"),
+    ("judge crossword boards/crossword/board1.in boards/examples/crossword-plan.out", "38\n"),
+])
+def test_the_shipped_judge_examples_print_what_their_readme_says(command, expected):
+    done = subprocess.run([*ARENA, *command.split()], check=True, capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout == expected
+    assert command in (ROOT / "boards/examples/README.md").read_text()

@@ -1,0 +1,124 @@
+"""Every shell command the README shows runs as written from the repository
+root, after its quick start (the environment made and activated).
+
+The README's shell blocks are its indented code blocks and its ```sh / ```bash
+fences.  A block preceded by ``<!-- not run: REASON -->`` is not run (a long
+tournament, the quick start that made this very environment); its ``arena``
+commands are still parsed, so that an option that does not exist is caught.
+The others run in order, each in a fresh ``bash -e`` with the environment
+activated, in a copy of the repository (they write results, boards, a bot).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from arena.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV = Path(sys.prefix)
+NOT_RUN = re.compile(r"<!--\s*not run:\s*(?P<reason>\S.*?)\s*-->")
+FENCE = re.compile(r"^```(\w*)\s*$")
+SHELL_FENCES = {"sh", "bash", "shell", "console"}
+
+
+@dataclass(frozen=True)
+class Block:
+    """A shell block of a Markdown file: where it starts, its text, and why it is not run (if so)."""
+
+    line: int
+    text: str
+    not_run: str | None
+
+
+def shell_blocks(markdown: str) -> list[Block]:
+    """The shell blocks of a Markdown text, in order."""
+    lines = markdown.splitlines()
+    blocks: list[Block] = []
+    i, marker = 0, None
+    while i < len(lines):
+        line = lines[i]
+        fence = FENCE.match(line)
+        if fence:
+            end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("```")), len(lines))
+            if fence.group(1) in SHELL_FENCES:
+                blocks.append(Block(i + 1, "\n".join(lines[i + 1:end]), marker))
+            i, marker = end + 1, None
+        elif line.startswith("    ") and (i == 0 or not lines[i - 1].strip() or NOT_RUN.search(lines[i - 1])):
+            end = i
+            while end < len(lines) and (lines[end].startswith("    ") or not lines[end].strip()):
+                end += 1
+            text = "\n".join(row[4:] for row in lines[i:end]).strip("\n")
+            blocks.append(Block(i + 1, text, marker))
+            i, marker = end, None
+        else:
+            found = NOT_RUN.search(line)
+            if found:
+                marker = found.group("reason")
+            elif line.strip():
+                marker = None
+            i += 1
+    return blocks
+
+
+def commands(block: str) -> list[str]:
+    """The commands of a block, continuation lines joined."""
+    return [command for command in block.replace("\\\n", " ").splitlines() if command.strip()]
+
+
+README_BLOCKS = shell_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
+
+
+def test_the_readme_has_blocks_to_run_and_says_why_others_are_not_run():
+    assert sum(block.not_run is None for block in README_BLOCKS) >= 10
+    assert all(block.not_run for block in README_BLOCKS if block.not_run is not None)
+
+
+def test_the_parser_sees_what_a_reader_sees():
+    text = "intro\n\n    arena a\n      --x\n\nprose\n<!-- not run: slow -->\n    arena b\n\n```\ngame.in\n```\n" \
+           "```sh\narena c\n```\n"
+    assert shell_blocks(text) == [Block(3, "arena a\n  --x", None), Block(8, "arena b", "slow"),
+                                  Block(13, "arena c", None)]
+
+
+@pytest.mark.parametrize("block", [b for b in README_BLOCKS if b.not_run], ids=lambda b: f"README.md:{b.line}")
+def test_arena_commands_not_run_still_parse(block):
+    for command in commands(block.text):
+        words = shlex.split(command, comments=True)
+        for start in [k for k, word in enumerate(words) if word.endswith("arena") and "/" not in word[:-5]]:
+            try:
+                build_parser().parse_args(words[start + 1:])
+            except SystemExit as exc:
+                pytest.fail(f"README.md:{block.line}: {command!r} does not parse (exit {exc.code})")
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory) -> Path:
+    """A copy of the repository as a fresh clone has it, with this environment as its ``.venv``."""
+    copy = tmp_path_factory.mktemp("readme") / "arena"
+    ignore = shutil.ignore_patterns(".git", ".venv", "__pycache__", ".pytest_cache", "*.egg-info", "build")
+    shutil.copytree(ROOT, copy, ignore=ignore, symlinks=True)
+    shutil.rmtree(copy / "results")
+    (copy / "results").mkdir()
+    (copy / ".venv").symlink_to(VENV)
+    return copy
+
+
+def test_readme_commands_run_as_written(checkout):
+    """Every block not marked "not run", in order (later blocks use what earlier ones made)."""
+    for block in README_BLOCKS:
+        if block.not_run:
+            continue
+        script = f". .venv/bin/activate\nset -e -o pipefail\n{block.text}\n"
+        done = subprocess.run(["bash", "-c", script], check=False, cwd=checkout, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, (f"README.md:{block.line} failed (exit {done.returncode}):\n{block.text}\n"
+                                      f"--- stdout\n{done.stdout[-2000:]}\n--- stderr\n{done.stderr[-2000:]}")
