@@ -7,7 +7,7 @@
 // game.out: the count k of cells painted, then k lines "x y" (row, column, from 0).
 // A legal move paints exactly one number v and v - 1 empty cells, all
 // connected through shared sides, none painted and none beside a painted
-// cell (RULES.md, section 1).
+// cell (docs/rules.md, paint).
 //
 // This bot paints the first number it can, with the cells a breadth-first
 // walk from it reaches first (each one touches an earlier one: connected).

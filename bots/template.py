@@ -5,7 +5,7 @@ holds ``game.in``: the board size N, then N rows of N tokens, ``#`` (empty),
 ``B`` (painted) or a number.  The program must write ``game.out``: the count k
 of cells it paints, then k lines ``x y`` (row, then column, from 0).  A legal
 move paints exactly one number v and v - 1 empty cells, all connected, none
-painted and none beside a painted cell (RULES.md, section 1).
+painted and none beside a painted cell (docs/rules.md, paint).
 
 It reuses the referee's rules (``referees.paint``) instead of copying them;
 ``players.paint`` has more (candidate regions, an exact solver).

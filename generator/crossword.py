@@ -1,4 +1,4 @@
-"""Board generator of the crossword game (RULES.md §3).
+"""Board generator of the crossword game (docs/rules.md, crossword).
 
 A seeded 20×20 board: first ``--placed`` different dictionary words written
 on random lines (where they fit; a word that fits nowhere is left out), which start the used-word list like the source's
@@ -30,7 +30,7 @@ from referees.crossword import (
 
 GAME = "crossword"
 HELP = ("Boards of the crossword game (PVE and PVP): dictionary words placed on random lines (and listed as "
-        "used) plus random letters (RULES.md §3).")
+        "used) plus random letters (docs/rules.md, crossword).")
 #: The shipped dictionary: boards/crossword/words.txt, which the package holds too (a link to it in
 #: the repository, a copy in an installed package), so that any install finds it.
 DEFAULT_WORDS = Path(__file__).with_name(WORDS_FILE)

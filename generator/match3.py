@@ -18,7 +18,7 @@ from generator import BadParameters, GeneratedBoard
 from referees.match3 import KINDS, Match3State, board_text
 
 GAME = "match3"
-HELP = "Boards of Texas match-3 (RULES.md §5): n x m colours with no initial run, some special pieces."
+HELP = "Boards of Texas match-3 (docs/rules.md, match3): n x m colours with no initial run, some special pieces."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,5 +1,5 @@
 """Board generator of the painting game: the source's pseudocode, pinned
-(RULES.md §1).
+(docs/rules.md, paint).
 
 Numbers cluster around S random centers: a cell at Manhattan distance d from
 the nearest center gets a number with probability f(d), a normal-distribution
@@ -9,7 +9,7 @@ its seed: one ``random.Random(seed)``; each center's row then column with
 then, row-major, one ``random()`` per cell and one ``randrange(a, b + 1)``
 only for a cell that gets a number.
 
-*Decision (RULES.md is silent): N = 1 is allowed.  ``randrange(0, 0)`` is
+*Decision (docs/rules.md, paint): N = 1 is allowed.  ``randrange(0, 0)`` is
 empty; like C#'s ``Next(0, 0)``, which returns 0, the center is (0, 0), and
 no random call is made for it.*
 """
@@ -27,12 +27,12 @@ from referees.paint import EMPTY, PaintState, board_text
 
 GAME = "paint"
 HELP = ("Boards of the painting game: numbers clustered around random centers, as the source's "
-        "generator makes them (RULES.md §1).")
+        "generator makes them (docs/rules.md, paint).")
 
 SIGMA = 0.3
 PEAK = 0.6  # the source's B
 
-#: group -> (N, S, a, b), the source's three test groups (RULES.md §1).
+#: group -> (N, S, a, b), the source's three test groups (docs/rules.md, paint).
 GROUPS: dict[int, tuple[int, int, int, int]] = {
     1: (5, 1, 1, 5),
     2: (15, 3, 5, 10),
@@ -78,7 +78,7 @@ class PaintParams:
 # ---------------------------------------------------------------- the pseudocode
 def density(d: int, n: int) -> float:
     """f(d): the chance that a cell at distance d from the nearest center gets
-    a number, computed in floating point exactly as RULES.md writes it."""
+    a number, computed in floating point exactly as docs/rules.md writes it."""
     a = n * n
     return PEAK * math.pow(math.e, -d / (2 * math.sqrt(a) * SIGMA * SIGMA)) / (math.sqrt(2 * math.pi) * SIGMA)
 

@@ -1,4 +1,4 @@
-"""Board generator of Threes with magnets (RULES.md §4).
+"""Board generator of Threes with magnets (docs/rules.md, threes).
 
 A seeded board: an N×M grid with some obstacles, magnets (random
 directions) and starting symbols on distinct random cells, the insertion
@@ -18,7 +18,7 @@ from referees.threes import MAGNETS, Rules, ThreesState, board_text, code_of
 
 GAME = "threes"
 HELP = ("Boards of Threes with magnets: obstacles, magnets and starting symbols on random cells, random "
-        "insertion sequences and pointer coefficients (RULES.md §4).")
+        "insertion sequences and pointer coefficients (docs/rules.md, threes).")
 
 #: The symbols sequences and starting cells draw from, with their weights for digits
 #: 0..max-digit: letters are common, like the ones and twos of the original game.

@@ -18,7 +18,7 @@ from generator import BadParameters, GeneratedBoard
 from referees.tictactoe3d import MAX_N, MIN_N, TicTacToe3DState, drop, legal_drops, outcome, winning_drops
 
 GAME = "tictactoe3d"
-HELP = "Boards of 3D tic-tac-toe (RULES.md §2): n x n x n, lines of m, and a seeded random opening."
+HELP = "Boards of 3D tic-tac-toe (docs/rules.md, tictactoe3d): n x n x n, lines of m, and a seeded random opening."
 ATTEMPTS = 1000
 
 

@@ -121,7 +121,7 @@ class Referee(ABC):
     #: Files that lie beside a board file and belong to it (e.g. a dictionary);
     #: the arena reads them and passes them to ``load`` as ``extras``.
     board_files: ClassVar[tuple[str, ...]] = ()
-    #: Default CPU seconds per invocation (RULES.md §0: 1 s; one-shot 10 s).
+    #: Default CPU seconds per invocation (docs/rules.md, the arena protocol: 1 s; one-shot 10 s).
     cpu_limit: ClassVar[float] = 1.0
     #: Score recorded for a single-player bot that faults (``None``: no score).
     fault_score: ClassVar[float | None] = None

@@ -1,4 +1,4 @@
-"""The crossword game, PVE and PVP (RULES.md §3; source 002, "填字游戏").
+"""The crossword game, PVE and PVP (docs/rules.md, crossword; source 002, "填字游戏").
 
 A 20×20 board of empty cells and letters, a dictionary (``words.txt``) and a
 list of used words.  An action fills empty cells on one line (row, column or
@@ -42,7 +42,7 @@ WORDS_FILE = "words.txt"
 
 #: The four line directions and how each is read: (name, (row step, column step)).
 #: A line starts at a cell whose predecessor is off the board.  Reversing a
-#: step reverses that reading direction (RULES.md §3: left to right, columns
+#: step reverses that reading direction (docs/rules.md, crossword: left to right, columns
 #: top to bottom).
 DIRECTIONS: tuple[tuple[str, tuple[int, int]], ...] = (
     ("row", (0, 1)),
@@ -404,7 +404,7 @@ class _Failure(Exception):
 
 
 def evaluate(state: CrosswordState, action: Action) -> Evaluation:
-    """Check one action against RULES.md §3 (raise ``IllegalMove`` naming
+    """Check one action against docs/rules.md, crossword (raise ``IllegalMove`` naming
     the rule) and return its effect."""
     filling = fill(state, action)
     failures = []

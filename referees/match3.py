@@ -1,4 +1,4 @@
-"""Texas match-3 (RULES.md §5; source 003, THUPC 2022 final "德州消消乐").
+"""Texas match-3 (docs/rules.md, match3; source 003, THUPC 2022 final "德州消消乐").
 
 An n×m board of coloured pieces (colours 1..k, 0 = empty), some of them
 special (types 1..6).  A swap of two adjacent pieces is valid when it makes a

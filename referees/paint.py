@@ -1,4 +1,4 @@
-"""The painting game (RULES.md §1; source 004, Round III "Игра").
+"""The painting game (docs/rules.md, paint; source 004, Round III "Игра").
 
 An N×N board of empty cells, painted cells and numbers.  A move paints a
 connected set of cells holding exactly one number v, of size v, touching no
@@ -244,7 +244,7 @@ def parse_move(text: str) -> PaintMove:
 
 
 def check_move(state: PaintState, move: PaintMove) -> None:
-    """Raise ``IllegalMove`` naming the first rule of RULES.md §1 the move breaks."""
+    """Raise ``IllegalMove`` naming the first rule of a paint move (docs/rules.md) that the move breaks."""
     n, cells = state.n, state.cells
     if not move.cells:
         raise IllegalMove("empty", "a move must paint at least one cell")

@@ -1,4 +1,4 @@
-"""Threes with magnets (RULES.md §4; source 000, "名为 Threes的游戏").
+"""Threes with magnets (docs/rules.md, threes; source 000, "名为 Threes的游戏").
 
 An N×M grid of empty cells, obstacles ``@``, magnets ``^ v < >`` and movable
 symbols ``A``, ``B`` and numbers.  A move (``W`` up, ``A`` left, ``S`` down,

@@ -1,4 +1,4 @@
-"""3D tic-tac-toe with gravity (RULES.md §2; source 001).
+"""3D tic-tac-toe with gravity (docs/rules.md, tictactoe3d; source 001).
 
 An n×n×n board: a move names a column (x, y), 1 <= x, y <= n, and the ball
 drops to the lowest free height z (1-based, z = 1 at the bottom).  Black moves
@@ -20,7 +20,7 @@ from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, To
 
 BLACK, WHITE = 1, 2
 COLOUR_NAMES = {BLACK: "Black", WHITE: "White"}
-MIN_N, MAX_N = 3, 7  # RULES.md §2: 3 <= n <= 7, 3 <= m <= n
+MIN_N, MAX_N = 3, 7  # docs/rules.md, tictactoe3d: 3 <= n <= 7, 3 <= m <= n
 
 # The 13 directions, one per line through a point (the opposite sense is the
 # same line): 3 axes, 6 face diagonals, 4 space diagonals.

@@ -1,4 +1,4 @@
-"""The crossword game (RULES.md §3), PVE and PVP: one test per legality
+"""The crossword game (docs/rules.md, crossword), PVE and PVP: one test per legality
 condition (a legal action and a minimally different illegal one), blocking
 by used words, optional cross words, scoring, parsing, the 30-action cap,
 passes, judge mode, generator and bots run as real processes."""

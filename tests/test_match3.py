@@ -1,4 +1,4 @@
-"""Texas match-3 (RULES.md §5; source 003): the source's samples, the official
+"""Texas match-3 (docs/rules.md, match3; source 003): the source's samples, the official
 data (when present), hand-made cases for every rule, files, the generator and
 the bots run as real processes."""
 

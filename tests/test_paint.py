@@ -1,4 +1,4 @@
-"""The painting game's referee (RULES.md §1): the source's example game, every
+"""The painting game's referee (docs/rules.md, paint): the source's example game, every
 rule by name, the end of the game, the linear-time legal-move test and the
 region enumeration against brute force, bad boards and bad bot output, and
 judge mode through the real command."""
@@ -171,7 +171,7 @@ def sides(i: int, n: int) -> list[int]:
 
 
 def brute_legal(state: PaintState, chosen: frozenset[int]) -> bool:
-    """RULES.md §1's five conditions, written out plainly."""
+    """The five conditions of a paint move (docs/rules.md), written out plainly."""
     n, cells = state.n, state.cells
     numbers = [i for i in chosen if cells[i] > 0]
     if not chosen or any(cells[i] == PAINTED for i in chosen) or len(numbers) != 1:

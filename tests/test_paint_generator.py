@@ -1,4 +1,4 @@
-"""The painting game's board generator (RULES.md §1): pinned boards, the
+"""The painting game's board generator (docs/rules.md, paint): pinned boards, the
 pseudocode's exact random calls, the groups, bad parameters through the
 command, manifests, the shipped boards, and the distribution of numbers."""
 
@@ -47,7 +47,7 @@ def namespace(**given: int | None) -> argparse.Namespace:
 
 
 def bell(d: int, n: int) -> float:
-    """f(d) of RULES.md §1, written independently of the generator."""
+    """f(d) of docs/rules.md, paint, written independently of the generator."""
     return 0.6 * math.exp(-d / (2 * n * 0.3 ** 2)) / (math.sqrt(2 * math.pi) * 0.3)
 
 
@@ -56,7 +56,7 @@ def spec_centers(rng: random.Random, n: int, count: int) -> list[tuple[int, int]
 
 
 def spec_board(n: int, count: int, lo: int, hi: int, seed: int) -> str:
-    """The pseudocode with the pinned calls, as RULES.md states it (n >= 2)."""
+    """The pseudocode with the pinned calls, as docs/rules.md states it (n >= 2)."""
     rng = random.Random(seed)
     centers = spec_centers(rng, n, count)
     rows = []

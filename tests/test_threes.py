@@ -1,4 +1,4 @@
-"""Threes with magnets (RULES.md §4): moves, merges, magnets, insertion, the
+"""Threes with magnets (docs/rules.md, threes): moves, merges, magnets, insertion, the
 source's samples and worked figures, parsing, judge mode, generator, bots."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""3D tic-tac-toe (RULES.md §2): rules, judge mode against the source's
+"""3D tic-tac-toe (docs/rules.md, tictactoe3d): rules, judge mode against the source's
 reference program, the generator, and the bots run as real processes."""
 
 from __future__ import annotations

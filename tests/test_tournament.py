@@ -1,5 +1,5 @@
 """Whole tournaments through the ``arena`` command, with real bot processes
-that play legally or misbehave in every way RULES.md §0 names."""
+that play legally or misbehave in every way the arena protocol (docs/rules.md) names."""
 
 from __future__ import annotations
 
