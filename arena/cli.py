@@ -31,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="arena",
         description="Run bot tournaments for turn-based board games: play every bot against "
         "every other on a set of boards, and print the standings.",
+        epilog="The rules of every game, the files a bot reads and writes, its limits and the verdicts: "
+        "docs/rules.md. Each command's options: arena COMMAND --help.",
     )
     parser.add_argument("--version", action="version", version=f"arena {arena.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -39,7 +39,8 @@ class JudgeParser(argparse.ArgumentParser):
             if referee.judge_inputs:
                 also = "".join(f" (or {alias})" for alias, target in ALIASES.items() if target == name)
                 lines.append(f"  arena judge {name}{also} {referee.judge_help}")
-        return super().format_help() + "\njudge modes:\n" + "\n".join(lines) + "\n"
+        return (super().format_help() + "\njudge modes:\n" + "\n".join(lines) + "\n\n"
+                "A small input for every judge mode, and what each prints: boards/examples/README.md.\n")
 
 
 def main(args: argparse.Namespace) -> int:
