@@ -111,16 +111,18 @@ def main() -> int:
 
 
 def fair(verdicts: list[tuple[int, Counter]]) -> bool:
-    """Every run gave the same verdicts, none of them a time-limit; says which run differed."""
-    first = verdicts[0][1]
-    unfair = [(n, jobs, counts) for n, (jobs, counts) in enumerate(verdicts, start=1)
-              if counts != first or any(verdict.startswith("time-limit") for verdict in counts)]
-    for n, jobs, counts in unfair:
-        print(f"UNFAIR: run {n} (--jobs {jobs}) gave {dict(counts)}; run 1 gave {dict(first)}, and no move of "
-              f"these bots should reach the limit")
-    if not unfair:
+    """Every run gave the same verdicts, none of them a time-limit; says which runs did not."""
+    timed_out = [(n, jobs, counts) for n, (jobs, counts) in enumerate(verdicts, start=1)
+                 if any(verdict.startswith("time-limit") for verdict in counts)]
+    for n, jobs, counts in timed_out:
+        print(f"UNFAIR: run {n} (--jobs {jobs}) gave {dict(counts)}: no move of these bots should reach the limit")
+    disagree = len({tuple(sorted(counts.items())) for _, counts in verdicts}) > 1
+    if disagree:
+        print("UNFAIR: the runs disagree on the very same games: "
+              + "; ".join(f"run {n} (--jobs {jobs}) {dict(counts)}" for n, (jobs, counts) in enumerate(verdicts, 1)))
+    if not timed_out and not disagree:
         print("fair: every run of both modes gave the same verdicts, none a time-limit")
-    return not unfair
+    return not timed_out and not disagree
 
 
 if __name__ == "__main__":
