@@ -98,7 +98,7 @@ _subreaper: int | None = None  # the pid that made itself a subreaper (not inher
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits of one invocation (RULES.md section 0)."""
+    """The limits of one invocation (docs/rules.md, "The arena protocol")."""
 
     cpu: float = 1.0  # seconds of CPU (user + sys) of the bot's whole process tree
     wall: float | None = None  # wall-clock cap; None -> 3 * cpu

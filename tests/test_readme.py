@@ -168,7 +168,4 @@ def test_the_rules_are_cited_where_they_are():
               if p.is_file() and p.suffix in {".py", ".md", ".cpp", ".c", ".txt", ".toml"}
               and "RULES.md" in p.read_text(encoding="utf-8", errors="replace")
               and p.name != "test_readme.py"]
-    # arena/process.py is being rewritten in another branch, which updates its one citation; remove it here
-    # when that branch is merged
-    citing = [name for name in citing if name != "arena/process.py"]
     assert citing == [], f"these files cite RULES.md, which is not in the project: {citing}"

@@ -29,7 +29,10 @@ def sandbox():
     return configure()
 
 
-def run(sandbox, bot: Path, game_in: str, limits: Limits = Limits(cpu=2.0), programs=None, times: int = 1):
+TWO_SECONDS = Limits(cpu=2.0)
+
+
+def run(sandbox, bot: Path, game_in: str, limits: Limits = TWO_SECONDS, programs=None, times: int = 1):
     with Session(sandbox, programs or [str(bot.parent)], limits, bot.stem) as session:
         results = [session.run([sys.executable, "-P", str(bot)], {"game.in": game_in}) for _ in range(times)]
     return results[-1]

@@ -1,3 +1,4 @@
+# ruff: noqa: SIM115  (an attack bot: short on purpose)
 """An attack bot: fills its folder (or the path in game.in) with 1 MiB files until a write fails."""
 
 import os

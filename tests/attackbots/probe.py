@@ -1,3 +1,4 @@
+# ruff: noqa: SIM115  (an attack bot: short on purpose)
 """An attack bot: game.in lists host paths and pids (one per line, "kind value");
 it tries to read, write, signal and connect to each, and reports in game.out what worked."""
 

@@ -1,3 +1,4 @@
+# ruff: noqa: SIM115  (an attack bot: short on purpose)
 """An attack bot: its children burn CPU and are reaped by the kernel on their own
 (SIGCHLD ignored), so their CPU never reaches the parent's rusage; the parent idles
 until each has told it, through a pipe, that it is done."""
