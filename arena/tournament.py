@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -63,10 +63,20 @@ class Tournament:
         return [(GameSpec(board, seats), state) for board, state in self.boards for seats in seatings]
 
 
-def run(tournament: Tournament, store: Store, records: list[dict[str, Any]], *, jobs: int) -> list[dict[str, Any]]:
+#: How the games are played: (tournament, games to play, jobs) -> their records as they finish.
+PlayAll = Callable[["Tournament", list[tuple[GameSpec, Any]], int], Iterator[dict[str, Any]]]
+
+
+def run(
+    tournament: Tournament, store: Store, records: list[dict[str, Any]], *, jobs: int, play_all: PlayAll | None = None
+) -> list[dict[str, Any]]:
     """Play the games not yet among ``records`` (those already in the store),
     appending each record to the store as it finishes.  Returns all the
-    records, old and new.  On Ctrl-C every finished game is on disk."""
+    records, old and new.  On Ctrl-C every finished game is on disk.
+
+    ``play_all`` plays the games: by default in a local pool of ``jobs``
+    processes (``arena.cluster.Cluster.play_all`` sends them to a cluster);
+    a game it yields twice is recorded once."""
     records = list(records)
     done = {r["id"] for r in records}
     todo = interleave([(spec, state) for spec, state in tournament.schedule() if spec.id not in done])
@@ -74,7 +84,10 @@ def run(tournament: Tournament, store: Store, records: list[dict[str, Any]], *, 
     if done:
         log.info("resuming: %d of %d games already recorded, %d to play", len(done), total, len(todo))
     progress = Progress(total, len(done), len(todo))
-    for record in _play_all(tournament, todo, jobs):
+    for record in (play_all or _play_all)(tournament, todo, jobs):
+        if record["id"] in done:
+            continue
+        done.add(record["id"])
         store.append(record)
         records.append(record)
         log.info("%s  %s", progress.step(), describe(record))

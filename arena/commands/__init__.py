@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from arena.bots import Compilers
     from arena.sandbox import Sandbox
 
-COMMANDS = ("run", "show", "generate", "judge", "solve", "match")
+COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "worker")
 
 
 def get_referee(name: str) -> referees.Referee:

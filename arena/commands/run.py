@@ -72,6 +72,13 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="wall-clock cap per invocation, at least the CPU limit (default 3 x the CPU limit)")
     parser.add_argument("--memory", type=positive_int, default=256, metavar="MIB",
                         help=f"memory per invocation in MiB, at least {MIN_MEMORY_MIB} (default 256)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the games on the workers of a running Dask scheduler, e.g. tcp://10.0.0.1:8786 "
+                        "(start workers with 'arena worker ADDRESS'; see the README's section on clusters); the "
+                        "records, tables and resume are the same as locally, and --jobs is then the least number "
+                        "of games kept queued")
+    parser.add_argument("--cluster-timeout", type=positive_float, default=30, metavar="SECONDS",
+                        help="how long to wait for the --cluster scheduler to answer (default %(default)s)")
     add_bot_options(parser)
     parser.add_argument("--format", default="simple", choices=tabulate_formats, metavar="FORMAT",
                         help="table format: plain, simple, github, html, latex, ... (default simple)")
@@ -84,7 +91,7 @@ def main(args: argparse.Namespace) -> int:
     name = args.name or time.strftime(f"{referee.name}-%Y%m%d-%H%M%S")
     store = Store(Path(args.results) / name)
     game = tournament_of(args, referee, boards)
-    return _play(game, store, args, name)
+    return _play(game, store, args, name, _play_all(args))
 
 
 def tournament_of(args: argparse.Namespace, referee: referees.Referee,
@@ -125,14 +132,31 @@ def _check_unique_names(boards: Iterable[Board]) -> None:
         seen[board.name] = board.path
 
 
-def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, name: str) -> int:
+def _play_all(args: argparse.Namespace) -> tournament.PlayAll | None:
+    """Where the games are played: the local pool (None), or a Dask cluster."""
+    if not args.cluster:
+        return None
+    from arena import cluster  # Dask is imported only for a cluster
+
+    if problem := cluster.missing_dask():
+        raise ArenaError(f"--cluster: {problem}")
+    return cluster.Cluster(args.cluster, args.cluster_timeout).play_all
+
+
+def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, name: str,
+          play_all: tournament.PlayAll | None) -> int:
     records = store.start(game.config(), overwrite=args.overwrite)
     _setup_logging(store.folder / LOG)
     resume = shlex.join(["arena", *sys.argv[1:]] + ([] if args.name else ["--name", name]))
     log.info("results in %s (to resume if interrupted: %s)", store.folder, resume)
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as cleanly as on Ctrl-C
     try:
-        records = tournament.run(game, store, records, jobs=args.jobs)
+        records = tournament.run(game, store, records, jobs=args.jobs, play_all=play_all)
+    except ArenaError as exc:
+        if not args.cluster:
+            raise
+        raise ArenaError(f"{exc}\n{len(store.records())} games are recorded in {store.folder}. "
+                         f"Resume with: {resume}") from None
     except KeyboardInterrupt:
         played = len(store.records())
         print(f"\narena: interrupted; {played} games are recorded in {store.folder}. "

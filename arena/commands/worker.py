@@ -1,0 +1,61 @@
+"""``arena worker``: serve a Dask scheduler's tournaments from this machine."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+
+from arena.commands import positive_int
+from arena.errors import ArenaError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "worker",
+        help="play the games of 'arena run --cluster' on this machine",
+        description="Join this machine to a Dask scheduler (started with 'dask scheduler') as a worker for "
+        "'arena run --cluster ADDRESS'. It starts 'dask worker' with N worker processes of one thread each, "
+        "each offering one game slot: a machine plays N games, so runs N bots, at once, one per process and "
+        "per core, as 'arena run --jobs N' does locally. The bots and boards come from the arena that runs "
+        "the tournament; this machine needs only the arena installed (the same version) and, for C / C++ "
+        "bots, a compiler. Stop it with Ctrl-C; its games are played again by the other workers.",
+    )
+    parser.add_argument("scheduler", metavar="ADDRESS", help="the scheduler's address, e.g. tcp://10.0.0.1:8786")
+    parser.add_argument("--nworkers", type=positive_int, default=os.cpu_count() or 1, metavar="N",
+                        help="games played at once (default: the number of cores, %(default)s here)")
+    parser.add_argument("--cache", metavar="DIR",
+                        help="where the bots sent to this machine, and the binaries compiled from them, are kept "
+                        "(default ~/.cache/arena-worker)")
+    parser.add_argument("--name", help="the worker's name on the dashboard (default: its address)")
+    parser.add_argument("--dry-run", action="store_true", help="print the dask worker command instead of running it")
+    parser.set_defaults(func=main)
+
+
+def command(args: argparse.Namespace) -> list[str]:
+    """The ``dask worker`` command line that ``arena worker`` runs."""
+    from arena.cluster import RESOURCE
+
+    line = [sys.executable, "-m", "distributed.cli.dask_worker", args.scheduler,
+            "--nworkers", str(args.nworkers), "--nthreads", "1", "--resources", f"{RESOURCE}=1"]
+    if args.name:
+        line += ["--name", args.name]
+    return line
+
+
+def main(args: argparse.Namespace) -> int:
+    from arena.cluster import CACHE_ENV, missing_dask
+
+    if problem := missing_dask():
+        raise ArenaError(problem)
+    line = command(args)
+    env = dict(os.environ)
+    if args.cache:
+        env[CACHE_ENV] = os.path.abspath(args.cache)
+    if args.dry_run:
+        prefix = f"{CACHE_ENV}={shlex.quote(env[CACHE_ENV])} " if args.cache else ""
+        print(prefix + shlex.join(line))
+        return 0
+    sys.stdout.flush()
+    os.execve(line[0], line, env)  # the worker takes this process's place: Ctrl-C and signals go to it
