@@ -30,6 +30,7 @@ Dask is imported only here, and only when a cluster is used.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import os
 import shutil
@@ -216,6 +217,8 @@ class Cluster:
         from distributed.comm import parse_address, registry
 
         log.info("connecting to the Dask scheduler at %s", self.address)
+        # the client's reconnection attempts log tracebacks; losing the scheduler is reported as an ArenaError
+        logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
         try:
             registry.get_backend(parse_address(self.address)[0])
         except ValueError as exc:
@@ -227,8 +230,8 @@ class Cluster:
             raise ArenaError(f"cannot reach the Dask scheduler at {self.address} (waited {self.timeout:g} s): "
                              f"{exc}. Is 'dask scheduler' running there, and is the port open?") from None
         slots = self._slots(client)
-        log.info("connected to %s: %d workers, %d game slots (dashboard: %s)", self.address,
-                 len(client.scheduler_info()["workers"]), slots, client.dashboard_link)
+        log.info("connected to %s: %d workers, %d game slots", self.address,
+                 len(client.scheduler_info()["workers"]), slots)
         if not slots:
             log.warning("no worker offers the %r resource yet: games wait until one joins (start workers with "
                         "'arena worker %s')", RESOURCE, self.address)
@@ -252,7 +255,7 @@ class Cluster:
         run = uuid.uuid4().hex[:8]  # a resumed tournament's tasks are new tasks
 
         def submit(room: int) -> None:
-            for (spec, _), _ in zip(queue, range(room)):
+            for spec, _ in itertools.islice(queue, max(room, 0)):
                 seats = tuple(held[bot.name] for bot in spec.seats)
                 future = client.submit(play_on_worker, arena.__version__, tournament.referee,
                                        held[("board", spec.board.name)], seats, tournament.limits,
@@ -291,5 +294,6 @@ class Cluster:
                              f"too many times ({exc}); is a bot bringing its machine down?") from None
         except ArenaError as exc:
             raise ArenaError(f"game {game!r} failed on a worker of {self.address}: {exc}") from None
-        except CancelledError as exc:  # the client lost the scheduler, and with it every task
-            raise ArenaError(f"lost the Dask scheduler at {self.address} ({exc or type(exc).__name__})") from None
+        except CancelledError:  # the client lost the scheduler, and with it every task
+            raise ArenaError(f"lost the connection to the Dask scheduler at {self.address} while game {game!r} "
+                             "was queued or playing: the scheduler stopped, or the network failed") from None
