@@ -1,0 +1,242 @@
+"""Tournaments on a real Dask cluster on this machine: a ``dask scheduler`` and
+``arena worker`` processes (each a ``dask worker``) on 127.0.0.1, started and
+stopped by the fixtures, against local runs of the same tournaments."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import psutil
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+# first playable number, first legal region: deterministic, and slow enough to be caught mid-game
+SLOW = (REPO / "bots" / "template.py").read_text().replace("def main() -> None:\n",
+                                                           "def main() -> None:\n    __import__('time').sleep(0.3)\n")
+# a crossword PVE bot that needs the dictionary beside its game.in (a plan of no action, deterministic)
+READER = """
+from pathlib import Path
+from referees.crossword import Plan, parse_board, parse_words
+state, pvp = parse_board(Path("game.in").read_text(), parse_words(Path("words.txt").read_text()))
+Path("game.out").write_text(Plan(()).to_text() if state.actions == 0 else "")
+"""
+# four moves per game, both seats asked
+BOARD = "5\n1 # # # 1\n# # # # #\n# # # # #\n# # # # #\n1 # # # 1\n"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Cluster:
+    """A scheduler and workers, each in a session of its own (so a whole worker can be killed)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.address = f"tcp://127.0.0.1:{_free_port()}"
+        self.procs: list[subprocess.Popen] = []
+        self.workers: list[subprocess.Popen] = []
+
+    def _start(self, *command: str, log: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+        with open(self.folder / log, "wb") as out:
+            proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                    env=env, cwd=self.folder)
+        self.procs.append(proc)
+        return proc
+
+    def start(self, workers: int) -> Cluster:
+        port = self.address.rsplit(":", 1)[1]
+        self._start(sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", port,
+                    "--no-dashboard", "--no-show", log="scheduler.log")
+        for _ in range(workers):
+            self.add_worker()
+        self.wait_for_workers(workers)
+        return self
+
+    def add_worker(self) -> subprocess.Popen:
+        number = len(self.workers)
+        proc = self._start(sys.executable, "-m", "arena.cli", "worker", self.address, "--nworkers", "1",
+                           "--cache", str(self.folder / f"cache{number}"), "--name", f"w{number}",
+                           log=f"worker{number}.log")
+        self.workers.append(proc)
+        return proc
+
+    def wait_for_workers(self, count: int) -> None:
+        from distributed import Client
+
+        with Client(self.address, timeout=30) as client:
+            client.wait_for_workers(count, timeout=60)
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            _killpg(proc, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        for proc in self.procs:
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+            _killpg(proc, signal.SIGKILL)
+            proc.wait()
+
+
+def _killpg(proc: subprocess.Popen, signum: int) -> None:
+    try:
+        os.killpg(proc.pid, signum)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    running = Cluster(tmp_path_factory.mktemp("cluster"))
+    try:
+        yield running.start(workers=2)
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def own_cluster(tmp_path):
+    """A cluster of one test's own, for a test that kills its workers."""
+    running = Cluster(tmp_path)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def _arena(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+def _records(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+
+
+def _essence(records: list[dict]) -> dict[str, tuple]:
+    """What a game is, whoever played it: seats, every move's verdict and output, outcome, points."""
+    return {r["id"]: (r["seats"], [(m["seat"], m["verdict"], m["output"]) for m in r["moves"]], r["outcome"],
+                      r.get("points"), r["fault"]) for r in records}
+
+
+@pytest.fixture
+def copy(tmp_path):
+    """The repository's bots and boards, copied into a folder of the test's own."""
+    for name in ("bots", "boards"):
+        shutil.copytree(REPO / name, tmp_path / name)
+    (tmp_path / "reader.py").write_text(READER)
+    return tmp_path
+
+
+@pytest.mark.parametrize("game, bots, boards", [
+    ("paint", ["bots/template.py", "bots/template-cpp.cpp"], ["boards/group1/board1.in"]),
+    ("crossword-pve", ["reader.py"], ["boards/crossword/board1.in", "boards/crossword/board2.in"]),
+])
+def test_a_tournament_on_the_cluster_plays_the_same_games_as_locally(cluster, copy, game, bots, boards):
+    common = ("run", "--game", game, "--bots", *bots, "--boards", *boards)
+    local = _arena(*common, "--name", "local", "--jobs", "2", cwd=copy)
+    assert local.returncode == 0, local.stderr
+    remote = _arena(*common, "--name", "remote", "--cluster", cluster.address, cwd=copy)
+    assert remote.returncode == 0, remote.stderr
+    there, here = _records(copy / "results" / "remote"), _records(copy / "results" / "local")
+    assert len(there) == len(here) and _essence(there) == _essence(here)
+    assert all(move["verdict"] == "ok" for r in there for move in r["moves"]) or game != "paint"
+    standings = [text.split("Records:")[0] for text in (remote.stdout, local.stdout)]
+    assert standings[0] == standings[1]
+    # the workers ran their own copies of the bots, written from what the client sent
+    cached = {p.name for n in (0, 1) for p in (cluster.folder / f"cache{n}").glob("bots/*/*")}
+    assert {Path(bot).name for bot in bots} <= cached
+
+
+def _bot_running_under(proc: subprocess.Popen, name: str) -> bool:
+    try:
+        tree = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return False
+    return any(name in " ".join(p.cmdline()) for p in tree if p.is_running())
+
+
+def _wait_for(condition, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_killed_workers_and_a_killed_client_lose_no_game_and_record_none_twice(own_cluster, tmp_path):
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "boards" / "b1.in").write_text(BOARD)
+    (tmp_path / "bots").mkdir()
+    bots = []
+    for name in ("a", "b", "c"):
+        (tmp_path / "bots" / f"{name}.py").write_text(SLOW)
+        bots.append(f"bots/{name}.py")
+    own_cluster.start(workers=2)
+    command = [sys.executable, "-m", "arena.cli", "run", "--bots", *bots, "--boards", "boards", "--name", "t",
+               "--cluster", own_cluster.address]
+    games = tmp_path / "results" / "t" / "games.jsonl"
+
+    def recorded() -> int:
+        return len(games.read_text().splitlines()) if games.exists() else 0
+
+    # the client is killed outright once two games are recorded...
+    client = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: recorded() >= 2)
+    finally:
+        client.kill()
+        client.wait()
+    # ...and resumed with the same command, during which a worker dies in the middle of a game
+    resumed = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = own_cluster.workers[0]
+        _wait_for(lambda: _bot_running_under(first, str(tmp_path / "cache0")))
+        _killpg(first, signal.SIGKILL)  # the nanny, its worker process; the bot, in a session of its own, finishes
+        _, err = resumed.communicate(timeout=120)
+    finally:
+        resumed.kill()
+    assert resumed.returncode == 0, err
+    ids = Counter(record["id"] for record in _records(tmp_path / "results" / "t"))
+    assert len(ids) == 3 * 2 and set(ids.values()) == {1}, ids
+    assert all(m["verdict"] == "ok" for r in _records(tmp_path / "results" / "t") for m in r["moves"])
+
+
+def test_an_unreachable_scheduler_is_a_clear_error_with_the_resume_command(tmp_path):
+    (tmp_path / "b1.in").write_text(BOARD)
+    (tmp_path / "a.py").write_text(SLOW)
+    (tmp_path / "b.py").write_text(SLOW)
+    address = f"tcp://127.0.0.1:{_free_port()}"  # nobody listens there
+    started = time.monotonic()
+    result = _arena("run", "--bots", "a.py", "b.py", "--boards", "b1.in", "--name", "t", "--cluster", address,
+                    "--cluster-timeout", "2", cwd=tmp_path)
+    assert time.monotonic() - started < 20
+    assert result.returncode == 2
+    error = result.stderr[result.stderr.index("arena: error:"):]
+    assert f"cannot reach the Dask scheduler at {address}" in error and "Traceback" not in result.stderr
+    assert f"Resume with: arena run --bots a.py b.py --boards b1.in --name t --cluster {address}" in error
+    bad = _arena("run", "--bots", "a.py", "b.py", "--boards", "b1.in", "--cluster", "udp://x:1", cwd=tmp_path)
+    assert bad.returncode == 2 and "'udp://x:1' is not a Dask scheduler's address" in bad.stderr
+
+
+def test_without_a_cluster_dask_is_not_imported(tmp_path):
+    (tmp_path / "b1.in").write_text(BOARD)
+    (tmp_path / "a.py").write_text(SLOW.replace("sleep(0.3)", "sleep(0)"))
+    (tmp_path / "b.py").write_text(SLOW.replace("sleep(0.3)", "sleep(0)"))
+    check = ("import sys\nfrom arena.cli import main\n"
+             "status = main(['run', '--bots', 'a.py', 'b.py', '--boards', 'b1.in', '--name', 't'])\n"
+             "assert status == 0 and 'distributed' not in sys.modules and 'dask' not in sys.modules\n")
+    result = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
