@@ -38,8 +38,8 @@ import stat
 import sys
 import tempfile
 import uuid
-from concurrent.futures import CancelledError
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any

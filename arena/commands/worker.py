@@ -33,6 +33,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=main)
 
 
+#: Dask settings for arena's workers: no statistical profiler (its thread samples every 10 ms and
+#: takes the interpreter lock from the referee between moves).
+WORKER_CONFIG = {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}
+
+
 def command(args: argparse.Namespace) -> list[str]:
     """The ``dask worker`` command line that ``arena worker`` runs."""
     from arena.cluster import RESOURCE
@@ -50,7 +55,7 @@ def main(args: argparse.Namespace) -> int:
     if problem := missing_dask():
         raise ArenaError(problem)
     line = command(args)
-    env = dict(os.environ)
+    env = {**os.environ, **WORKER_CONFIG}
     if args.cache:
         env[CACHE_ENV] = os.path.abspath(args.cache)
     if args.dry_run:
