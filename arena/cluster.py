@@ -16,9 +16,10 @@ a shared disk:
 
 A game is one Dask task that needs one unit of the worker resource
 ``games``: a worker process started by ``arena worker`` has one unit and one
-thread, so it plays one game, and so runs one bot, at a time, exactly as a
-local pool worker does (``arena.process.run_bot`` serialises the calls of a
-process and takes every new child of the process for its bot's).  A game is
+thread, so it plays one game, and so runs one bot, at a time.  It plays it in
+a game process of its own, set up as a local pool worker is
+(``arena.tournament.worker_init``): away from Dask's threads, and killing its
+bot and exiting when the worker process dies or is stopped.  A game is
 recorded only when its task has finished, once (the client drops a second
 result for a game id); a worker that dies mid-game has that game played
 again from the start by another (Dask's ``allowed-failures``, 3 by default,
@@ -32,17 +33,20 @@ from __future__ import annotations
 import hashlib
 import itertools
 import logging
+import multiprocessing
 import os
 import shutil
 import stat
 import sys
 import tempfile
 import uuid
+from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import CancelledError
+from concurrent.futures import CancelledError, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import arena
 from arena.boards import Board
@@ -50,10 +54,8 @@ from arena.bots import Bot, Excluded, prepare_bot
 from arena.errors import ArenaError
 from arena.match import GameSpec, play
 from arena.process import Limits
+from arena.tournament import Tournament, play_in_worker, worker_init
 from referees.base import Referee
-
-if TYPE_CHECKING:
-    from arena.tournament import Tournament
 
 log = logging.getLogger("arena.cluster")
 
@@ -116,6 +118,10 @@ def ship(bot: Bot) -> Shipped:
 
 _bots: dict[str, Bot] = {}  # Shipped.key -> the bot prepared in this worker process
 _states: dict[tuple[str, str], Any] = {}  # (game, board sha256) -> the parsed initial state
+_games: ProcessPoolExecutor | None = None  # the process this worker process plays its games in
+_broken: Counter[str] = Counter()  # game id -> how often its game process died under it here
+#: How often a game whose game process died is given back to the scheduler by one worker process.
+REPLAYS = 2
 
 
 def cache_folder() -> Path:
@@ -186,8 +192,38 @@ def play_on_worker(version: str, referee: Referee, board: Board, seats: tuple[Sh
     if version != arena.__version__:
         raise ArenaError(f"this worker runs arena {arena.__version__} ({sys.executable}), the client arena "
                          f"{version}: install the same version on every machine")
-    bots = tuple(_prepared(shipped) for shipped in seats)
-    return play(referee, GameSpec(board, bots), _initial_state(referee, board), limits)
+    spec = GameSpec(board, tuple(_prepared(shipped) for shipped in seats))
+    state = _initial_state(referee, board)
+    if multiprocessing.current_process().daemon:  # a plain 'dask worker': no child processes allowed
+        return play(referee, spec, state, limits)
+    try:
+        return _game_process().submit(play_in_worker, referee, spec, state, limits).result()
+    except BrokenProcessPool:
+        return _replay(spec.id)
+
+
+def _game_process() -> ProcessPoolExecutor:
+    """This worker process's own game process, as a local pool worker: it plays the games one by one
+    and, if the worker dies (even by SIGKILL) or is stopped, kills its bot and exits."""
+    global _games
+    if _games is None:
+        # spawn: a fork of a process with Dask's threads running could inherit a lock held by one of them
+        _games = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=worker_init)
+    return _games
+
+
+def _replay(game: str) -> dict[str, Any]:
+    """The game process died in the middle of ``game`` (the worker is stopping, or something killed it):
+    nothing of the game is kept and the scheduler gives it to a worker again, a few times at most."""
+    from distributed import Reschedule
+
+    global _games
+    _games = None
+    _broken[game] += 1
+    if _broken[game] > REPLAYS:
+        raise ArenaError(f"the process playing game {game!r} died {REPLAYS + 1} times on this worker "
+                         "(does a bot kill the arena?)")
+    raise Reschedule()
 
 
 # ---------------------------------------------------------------- the client

@@ -115,19 +115,19 @@ def _play_all(tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: in
         return
     # Even one job plays in a worker: a worker's bot is cleaned up if the arena is killed.
     context = multiprocessing.get_context("fork")  # workers inherit the referee and the log handlers
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_init) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=worker_init) as pool:
         pending: set[Future] = set()
         queue = iter(todo)
         try:
             for spec, state in itertools.islice(queue, jobs * 2):
-                pending.add(pool.submit(_play_in_worker, tournament.referee, spec, state, tournament.limits,
+                pending.add(pool.submit(play_in_worker, tournament.referee, spec, state, tournament.limits,
                                            tournament.sandbox))
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     yield future.result()
                     for spec, state in itertools.islice(queue, 1):
-                        pending.add(pool.submit(_play_in_worker, tournament.referee, spec, state, tournament.limits,
+                        pending.add(pool.submit(play_in_worker, tournament.referee, spec, state, tournament.limits,
                                            tournament.sandbox))
         except BaseException:
             workers = list((pool._processes or {}).values())  # no public API stops running work
@@ -137,7 +137,7 @@ def _play_all(tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: in
             raise
 
 
-def _worker_init() -> None:
+def worker_init() -> None:
     """A worker stops with the arena, even a SIGKILLed one: the kernel sends it
     SIGTERM when its parent dies (PR_SET_PDEATHSIG), which raises here, so the
     bot running in it is killed with its whole tree on the way out.  Ctrl-C
@@ -174,7 +174,7 @@ def _stop(signum: int, frame: object) -> None:
     raise _Stopped(signum)
 
 
-def _play_in_worker(referee: Referee, spec: GameSpec, state: Any, limits: Limits,
+def play_in_worker(referee: Referee, spec: GameSpec, state: Any, limits: Limits,
                     sandbox: Sandbox | None) -> dict[str, Any]:
     """``play`` in a pool worker; stopped by a signal, the worker exits at once
     (once the bot is killed), rather than waiting for more work."""

@@ -34,8 +34,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 #: Dask settings for arena's workers: no statistical profiler (its thread samples every 10 ms and
-#: takes the interpreter lock from the referee between moves).
-WORKER_CONFIG = {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}
+#: takes the interpreter lock from the referee between moves); worker processes that are not
+#: daemons, as only those may start the game process each plays its games in.
+WORKER_CONFIG = {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False", "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
 
 
 def command(args: argparse.Namespace) -> list[str]:
@@ -59,8 +60,8 @@ def main(args: argparse.Namespace) -> int:
     if args.cache:
         env[CACHE_ENV] = os.path.abspath(args.cache)
     if args.dry_run:
-        prefix = f"{CACHE_ENV}={shlex.quote(env[CACHE_ENV])} " if args.cache else ""
-        print(prefix + shlex.join(line))
+        settings = {**WORKER_CONFIG, **({CACHE_ENV: env[CACHE_ENV]} if args.cache else {})}
+        print(" ".join(f"{name}={shlex.quote(value)}" for name, value in settings.items()), shlex.join(line))
         return 0
     sys.stdout.flush()
     os.execve(line[0], line, env)  # the worker takes this process's place: Ctrl-C and signals go to it
