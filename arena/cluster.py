@@ -39,6 +39,7 @@ import shutil
 import stat
 import sys
 import tempfile
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -67,6 +68,8 @@ CONNECT_TIMEOUT = 30.0
 CACHE_ENV = "ARENA_WORKER_CACHE"
 #: Games kept queued on the scheduler per game slot of the cluster, so no worker waits for the client.
 QUEUED_PER_SLOT = 2
+#: Seconds between two counts of the cluster's game slots (workers come and go).
+RECOUNT = 5.0
 
 
 def missing_dask() -> str:
@@ -299,14 +302,17 @@ class Cluster:
                 games[future.key] = spec.id
                 pending.add(future)
 
-        submit(max(jobs, QUEUED_PER_SLOT * self._slots(client)))
+        slots, counted = self._slots(client), time.monotonic()
+        submit(max(jobs, QUEUED_PER_SLOT * slots))
         for future in pending:
             record = self._result(future, games.pop(future.key))
             future.release()
             if record["id"] not in recorded:
                 recorded.add(record["id"])
                 yield record
-            submit(max(jobs, QUEUED_PER_SLOT * self._slots(client)) - pending.count())
+            if time.monotonic() - counted > RECOUNT:  # workers may have joined (asking costs a round trip)
+                slots, counted = self._slots(client), time.monotonic()
+            submit(max(jobs, QUEUED_PER_SLOT * slots) - pending.count())
 
     @staticmethod
     def _send_once(client: Any, tournament: Tournament, todo: list[tuple[GameSpec, Any]]) -> dict[Any, Any]:
