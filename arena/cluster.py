@@ -288,7 +288,7 @@ class Cluster:
 
         held = self._send_once(client, tournament, todo)
         queue = iter(todo)
-        pending = as_completed(loop=client.loop)
+        pending = as_completed(loop=client.loop, with_results=True, raise_errors=False)  # results come meanwhile
         recorded: set[str] = set()
         games: dict[str, str] = {}  # task key -> game id
         run = uuid.uuid4().hex[:8]  # a resumed tournament's tasks are new tasks
@@ -304,8 +304,9 @@ class Cluster:
 
         slots, counted = self._slots(client), time.monotonic()
         submit(max(jobs, QUEUED_PER_SLOT * slots))
-        for future in pending:
-            record = self._result(future, games.pop(future.key))
+        for future, result in pending:
+            game = games.pop(future.key)
+            record = result if future.status == "finished" else self._result(future, game)
             future.release()
             if record["id"] not in recorded:
                 recorded.add(record["id"])
