@@ -12,7 +12,10 @@ a shared disk:
   with ``arena.bots.prepare_bot`` (C / C++ compiled on the worker, once per
   source and machine);
 * each board as its text and extra files (``arena.boards.Board``), parsed
-  again on the worker.
+  again on the worker;
+* the tournament's limits, compilers and sandbox settings: a worker sets up
+  its own sandbox (its bwrap, uid and cgroups) with the client's disk size,
+  or none if the client's tournament has none.
 
 A game is one Dask task that needs one unit of the worker resource
 ``games``: a worker process started by ``arena worker`` has one unit and one
@@ -45,16 +48,17 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import arena
 from arena.boards import Board
-from arena.bots import Bot, Excluded, prepare_bot
+from arena.bots import Bot, Compilers, Excluded, prepare_bot
 from arena.errors import ArenaError
 from arena.match import GameSpec, play
 from arena.process import Limits
+from arena.sandbox import Sandbox
 from arena.tournament import Tournament, play_in_worker, worker_init
 from referees.base import Referee
 
@@ -119,7 +123,8 @@ def ship(bot: Bot) -> Shipped:
 
 # ---------------------------------------------------------------- materialising (worker side)
 
-_bots: dict[str, Bot] = {}  # Shipped.key -> the bot prepared in this worker process
+_bots: dict[tuple[str, Compilers, bool], Bot] = {}  # (Shipped.key, compilers, unsandboxed) -> the prepared bot
+_sandboxes: dict[int, Sandbox] = {}  # disk size -> this worker's sandbox
 _states: dict[tuple[str, str], Any] = {}  # (game, board sha256) -> the parsed initial state
 _games: ProcessPoolExecutor | None = None  # the process this worker process plays its games in
 _broken: Counter[str] = Counter()  # game id -> how often its game process died under it here
@@ -136,13 +141,17 @@ def cache_folder() -> Path:
     return Path(base) / "arena-worker"
 
 
-def materialise(shipped: Shipped, cache: Path) -> Bot:
+def materialise(shipped: Shipped, cache: Path, compilers: Compilers, sandbox: Sandbox | None) -> Bot:
     """The shipped bot, written under ``cache/bots/KEY`` (once per machine) and
-    prepared there; an ``ArenaError`` if it cannot play on this worker."""
+    prepared from there (copied, and compiled with the client's compilers and
+    flags, in this worker's sandbox); an ``ArenaError`` if it cannot play here."""
+    from arena.sandbox import sandboxed_compiler
+
     folder = cache / "bots" / shipped.key
     if not folder.is_dir():
         _write_atomically(shipped, folder)
-    result = prepare_bot(folder / shipped.entry, cache / "build")
+    result = prepare_bot(folder / shipped.entry, cache / "copies", compilers=compilers,
+                         compile=sandboxed_compiler(sandbox) if sandbox else None)
     if isinstance(result, Excluded):
         raise ArenaError(f"bot {shipped.name!r} cannot play on this worker: {result.reason}")
     if result.name != shipped.name or result.sha256 != shipped.sha256:
@@ -170,11 +179,24 @@ def _write_atomically(shipped: Shipped, folder: Path) -> None:
         shutil.rmtree(partial, ignore_errors=True)
 
 
-def _prepared(shipped: Shipped) -> Bot:
-    bot = _bots.get(shipped.key)
+def _prepared(shipped: Shipped, compilers: Compilers, sandbox: Sandbox | None) -> Bot:
+    key = (shipped.key, compilers, sandbox is None)
+    bot = _bots.get(key)
     if bot is None or not bot.path.exists():
-        bot = _bots[shipped.key] = materialise(shipped, cache_folder())
+        bot = _bots[key] = materialise(shipped, cache_folder(), compilers, sandbox)
     return bot
+
+
+def _sandbox(client: Sandbox | None) -> Sandbox | None:
+    """This machine's own sandbox (its bwrap, uid, cgroups), with the client's disk size; None if the
+    client's tournament runs without one (--no-sandbox)."""
+    from arena.sandbox import configure
+
+    if client is None:
+        return None
+    if client.disk not in _sandboxes:
+        _sandboxes[client.disk] = configure(disk=client.disk)
+    return _sandboxes[client.disk]
 
 
 def _initial_state(referee: Referee, board: Board) -> Any:
@@ -189,18 +211,19 @@ def _hold(value: Any) -> Any:
     return value
 
 
-def play_on_worker(version: str, referee: Referee, board: Board, seats: tuple[Shipped, ...],
-                   limits: Limits) -> dict[str, Any]:
+def play_on_worker(version: str, referee: Referee, board: Board, seats: tuple[Shipped, ...], limits: Limits,
+                   sandbox: Sandbox | None, compilers: Compilers) -> dict[str, Any]:
     """One game, played on a worker from what the client sent: its record."""
     if version != arena.__version__:
         raise ArenaError(f"this worker runs arena {arena.__version__} ({sys.executable}), the client arena "
                          f"{version}: install the same version on every machine")
-    spec = GameSpec(board, tuple(_prepared(shipped) for shipped in seats))
+    own = _sandbox(sandbox)
+    spec = GameSpec(board, tuple(_prepared(shipped, compilers, own) for shipped in seats))
     state = _initial_state(referee, board)
     if multiprocessing.current_process().daemon:  # a plain 'dask worker': no child processes allowed
-        return play(referee, spec, state, limits)
+        return play(referee, spec, state, limits, sandbox=own)
     try:
-        return _game_process().submit(play_in_worker, referee, spec, state, limits).result()
+        return _game_process().submit(play_in_worker, referee, spec, state, limits, own).result()
     except BrokenProcessPool:
         return _replay(spec.id)
 
@@ -238,6 +261,7 @@ class Cluster:
 
     address: str
     timeout: float = CONNECT_TIMEOUT
+    compilers: Compilers = field(default_factory=Compilers)  # the client's compilers and flags, used on the workers
 
     def play_all(self, tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: int
                  ) -> Iterator[dict[str, Any]]:
@@ -298,6 +322,7 @@ class Cluster:
                 seats = tuple(held[bot.name] for bot in spec.seats)
                 future = client.submit(play_on_worker, arena.__version__, tournament.referee,
                                        held[("board", spec.board.name)], seats, tournament.limits,
+                                       tournament.sandbox, self.compilers,
                                        key=f"arena-game-{run}-{spec.id}", resources={RESOURCE: 1})
                 games[future.key] = spec.id
                 pending.add(future)

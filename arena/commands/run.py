@@ -19,6 +19,7 @@ from tabulate import tabulate_formats
 import referees
 from arena import tables, tournament
 from arena.boards import Board, find_boards, load_board
+from arena.bots import Compilers
 from arena.commands import add_bot_options, get_referee, positive_float, positive_int, prepare_from_options
 from arena.errors import ArenaError
 from arena.process import Limits
@@ -132,7 +133,7 @@ def _check_unique_names(boards: Iterable[Board]) -> None:
         seen[board.name] = board.path
 
 
-def _play_all(args: argparse.Namespace) -> tournament.PlayAll | None:
+def _play_all(args: argparse.Namespace, compilers: Compilers) -> tournament.PlayAll | None:
     """Where the games are played: the local pool (None), or a Dask cluster."""
     if not args.cluster:
         return None
@@ -140,7 +141,7 @@ def _play_all(args: argparse.Namespace) -> tournament.PlayAll | None:
 
     if problem := cluster.missing_dask():
         raise ArenaError(f"--cluster: {problem}")
-    return cluster.Cluster(args.cluster, args.cluster_timeout).play_all
+    return cluster.Cluster(args.cluster, args.cluster_timeout, compilers).play_all
 
 
 def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, name: str,
