@@ -54,6 +54,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="also take the *.in files of the board folders' subfolders, at any depth "
                         "(e.g. boards/match3/large with --boards boards/match3)")
     add_run_options(parser)
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the games on the workers of a running Dask scheduler, e.g. tcp://10.0.0.1:8786 "
+                        "(start workers with 'arena worker ADDRESS'; see the README's section on clusters); the "
+                        "records, tables and resume are the same as locally, and --jobs is then the least number "
+                        "of games kept queued")
+    parser.add_argument("--cluster-timeout", type=positive_float, default=30, metavar="SECONDS",
+                        help="how long to wait for the --cluster scheduler to answer (default %(default)s)")
     parser.set_defaults(func=main)
 
 
@@ -73,13 +80,6 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="wall-clock cap per invocation, at least the CPU limit (default 3 x the CPU limit)")
     parser.add_argument("--memory", type=positive_int, default=256, metavar="MIB",
                         help=f"memory per invocation in MiB, at least {MIN_MEMORY_MIB} (default 256)")
-    parser.add_argument("--cluster", metavar="ADDRESS",
-                        help="play the games on the workers of a running Dask scheduler, e.g. tcp://10.0.0.1:8786 "
-                        "(start workers with 'arena worker ADDRESS'; see the README's section on clusters); the "
-                        "records, tables and resume are the same as locally, and --jobs is then the least number "
-                        "of games kept queued")
-    parser.add_argument("--cluster-timeout", type=positive_float, default=30, metavar="SECONDS",
-                        help="how long to wait for the --cluster scheduler to answer (default %(default)s)")
     add_bot_options(parser)
     parser.add_argument("--format", default="simple", choices=tabulate_formats, metavar="FORMAT",
                         help="table format: plain, simple, github, html, latex, ... (default simple)")
@@ -133,7 +133,7 @@ def _check_unique_names(boards: Iterable[Board]) -> None:
         seen[board.name] = board.path
 
 
-def _play_all(args: argparse.Namespace, compilers: Compilers) -> tournament.PlayAll | None:
+def _play_all(args: argparse.Namespace) -> tournament.PlayAll | None:
     """Where the games are played: the local pool (None), or a Dask cluster."""
     if not args.cluster:
         return None
@@ -141,6 +141,7 @@ def _play_all(args: argparse.Namespace, compilers: Compilers) -> tournament.Play
 
     if problem := cluster.missing_dask():
         raise ArenaError(f"--cluster: {problem}")
+    compilers = Compilers.from_environment(cc=args.cc, cxx=args.cxx, cflags=args.cflags, cxxflags=args.cxxflags)
     return cluster.Cluster(args.cluster, args.cluster_timeout, compilers).play_all
 
 
