@@ -190,8 +190,12 @@ SCRIPT = """
     else if (e.key === ' ') { e.preventDefault(); play(); }
   });
   window.replay = {show: show, step: () => at, count: frames.length};
-  const wanted = location.hash.slice(1);  // #end, or #N for step N
-  show(wanted === 'end' ? frames.length - 1 : Number(wanted) || 0);
+  function fromHash() {  // #end, or #N for step N
+    const wanted = location.hash.slice(1);
+    show(wanted === 'end' ? frames.length - 1 : Number(wanted) || 0);
+  }
+  window.addEventListener('hashchange', fromHash);
+  fromHash();
 })();
 """
 
@@ -222,9 +226,9 @@ def replay_page(game: Replay, *, legend: str = "", back: str | None = None) -> s
 <div class="sub">{html.escape(record['game'])} · {seat_chips(record['seats'])}{back_link}</div></header>
 <main>
 <div class="controls">
-  <button id="first" title="first step (Home)">⏮</button><button id="prev" title="previous step (←)">◀</button>
+  <button id="first" title="first step (Home)">|◀</button><button id="prev" title="previous step (←)">◀</button>
   <button id="play" title="play / pause (space)">▶ play</button>
-  <button id="next" title="next step (→)">▶</button><button id="last" title="last step (End)">⏭</button>
+  <button id="next" title="next step (→)">▶</button><button id="last" title="last step (End)">▶|</button>
   <input id="slider" type="range" min="0" value="0" aria-label="step">
   <span id="counter"></span>
   <select id="speed" title="autoplay speed"><option value="1200">slow</option>
