@@ -13,6 +13,7 @@ import html
 import json
 from typing import Any
 
+import referees
 from arena.replay import Replay, outcome_text
 from arena.views import SEAT_COLOURS
 
@@ -147,7 +148,8 @@ SCRIPT = """
     $('counter').textContent = 'step ' + at + ' / ' + (frames.length - 1);
     $('label').textContent = f.label;
     const m = f.move === undefined ? null : data.moves[f.move];
-    $('who').textContent = m ? ('move ' + m.number + ' · ' + m.bot + ' · ' + m.verdict + ' · CPU ' +
+    $('who').textContent = m ? ((data.plan ? 'the plan of ' : 'move ' + m.number + ' · ') + m.bot + ' · ' +
+        m.verdict + ' · CPU ' +
         m.cpu.toFixed(3) + ' s · wall ' + m.wall.toFixed(3) + ' s') : 'before the first move';
     $('who').className = m && m.verdict !== 'ok' ? 'bad' : '';
     $('notes').replaceChildren(...f.notes.map((n) => { const li = document.createElement('li');
@@ -223,7 +225,8 @@ def replay_page(game: Replay, *, legend: str = "", back: str | None = None) -> s
     back_link = f' · <a href="{html.escape(back)}">back to the report</a>' if back else ""
     body = f"""
 <header><h1>{html.escape(record['id'])}</h1>
-<div class="sub">{html.escape(record['game'])} · {seat_chips(record['seats'])}{back_link}</div></header>
+<div class="sub">{html.escape(record['game'])} · {seat_chips(record['seats'])} ·
+{html.escape(outcome_text(record))}{back_link}</div></header>
 <main>
 <div class="controls">
   <button id="first" title="first step (Home)">|◀</button><button id="prev" title="previous step (←)">◀</button>
@@ -263,7 +266,8 @@ def _replay_data(game: Replay) -> dict[str, Any]:
         data["grids"] = [_delta(g, previous[j] if j < len(previous) else None) for j, g in enumerate(grids)]
         previous = grids
         steps.append(data)
-    return {"moves": moves, "steps": steps}
+    plan = referees.get(game.record["game"]).protocol == "one-shot"
+    return {"plan": plan, "moves": moves, "steps": steps}
 
 
 def _entry_fields(entry: dict[str, Any]) -> dict[str, Any]:

@@ -97,7 +97,8 @@ def _play_turns(
         moves.append(_entry(seat, inv, verdict, message, None if move is None else referee.move_text(move)))
         if on_move is not None:
             on_move(moves[-1])
-        log.debug("game %s: move %d by %s: %s %s", spec.id, len(moves), bot.name, verdict, message)
+        log.debug("game %s: move %d by %s: %s %s (cpu %.3f s)%s", spec.id, len(moves), bot.name, verdict, message,
+                  inv.cpu, _printed(moves[-1]))
         if verdict != "ok":
             return moves, _fault_outcome(referee, seat, bot, verdict, message)
         state = referee.apply(state, move)
@@ -147,6 +148,11 @@ def _entry(seat: int, inv: Invocation, verdict: str, message: str, move: str | N
         if getattr(inv, stream):
             entry[stream] = _clip(getattr(inv, stream))
     return entry
+
+
+def _printed(entry: dict[str, Any]) -> str:
+    """What a bot printed, for the log."""
+    return "".join(f"\n  {stream}: {entry[stream]!r}" for stream in ("stdout", "stderr") if entry.get(stream))
 
 
 def _clip(text: str | None) -> str | None:

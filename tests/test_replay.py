@@ -24,8 +24,18 @@ from referees import crossword, match3, paint, threes
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# A 6x6 painting board with five numbers: short games that still take several moves.
-PAINT_BOARD = "6\n2 # # # # 3\n# # # # # #\n# # 1 # # #\n# # # # 2 #\n# # # # # #\n3 # # # # 2\n"
+# An 8x8 painting board with eight numbers: short games that still take several moves.
+PAINT_BOARD = """
+    8
+    2 # # # # # # 3
+    # # # # # # # #
+    # # 4 # # # # #
+    # # # # # 5 # #
+    # # # # # # # #
+    # 3 # # # # # #
+    # # # # # # 2 #
+    4 # # # # # # 2
+"""
 
 # Plays random legal moves and talks on both streams (the replay shows both).
 CHATTY = """
@@ -302,7 +312,8 @@ def _check_report(page: Any, game: str, folder: Path, out: Path, shots: Path) ->
     _compare_board(page, game, steps[-1])
     # the screenshot: the richest replay of this mode, at its busiest step
     best = max(replays.values(), key=lambda r: len(r.steps))
-    busiest = max(range(len(best.steps)), key=lambda k: (len(best.steps[k].frame.grids), k <= len(best.steps) * 2 // 3, k))
+    late = len(best.steps) * 2 // 3
+    busiest = max(range(len(best.steps)), key=lambda k: (len(best.steps[k].frame.grids), k <= late, k))
     page.goto((out / _page_of(out, best.record["id"])).as_uri() + f"#{busiest}")
     page.wait_for_selector(".grid")
     page.screenshot(path=str(shots / f"{game}.png"), full_page=True)
