@@ -243,6 +243,19 @@ def test_rerun_plays_the_game_again(tournaments: dict[str, Path], tmp_path: Path
         cheater.write_text(original)
 
 
+def test_report_of_an_interrupted_tournament(tournaments: dict[str, Path], tmp_path: Path) -> None:
+    """Two games on disk, one torn line after them: the report says so and shows those two."""
+    folder = tmp_path / "results" / "cut"
+    shutil.copytree(tournaments["paint"], folder)
+    lines = (folder / "games.jsonl").read_text().splitlines(keepends=True)
+    (folder / "games.jsonl").write_text("".join(lines[:2]) + lines[2][:40])
+    built = _arena("report", str(folder), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    index = (folder / "report" / "index.html").read_text()
+    assert "2 of 6 games played (interrupted" in index
+    assert len(list((folder / "report" / "games").iterdir())) == 2
+
+
 # ------------------------------------------------------------- the report in a browser
 def _browser():
     """Headless Chromium from the system (Debian's chromium package) through Playwright."""

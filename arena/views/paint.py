@@ -41,7 +41,8 @@ class View:
 
     def fault(self, state: PaintState, move: PaintMove | None, seat: int) -> Frame:
         tried = {x * state.n + y for x, y in move.cells if 0 <= x < state.n and 0 <= y < state.n} if move else set()
-        what = f"tried {len(move.cells)} cells ({_where(move)}), marked in red" if move else "no readable move"
+        count = len(move.cells) if move else 0
+        what = f"tried {count} cell{'s' * (count != 1)} ({_where(move)}), marked in red" if move else "no readable move"
         return self._frame(state, f"{seat_name(self.seats, seat)}: {what}", set(), "", tried)
 
     def _frame(self, state: PaintState, label: str, new: set[int], note: str, bad: set[int] = frozenset()) -> Frame:
