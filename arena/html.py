@@ -81,6 +81,7 @@ REPLAY_STYLE = """
 #counter { font-variant-numeric: tabular-nums; color: var(--muted); min-width: 110px; }
 #label { font-weight: 650; font-size: 16px; margin-bottom: 4px; }
 #who { color: var(--muted); margin-bottom: 6px; }
+#who.bad { color: #b42318; font-weight: 600; }
 #notes { margin: 4px 0; padding-left: 18px; }
 #fault { background: #fef3f2; border: 1px solid #fda29b; color: #912018; padding: 6px 9px; border-radius: 6px;
          margin: 6px 0; white-space: pre-wrap; }

@@ -54,7 +54,7 @@ def find_game(records: list[dict[str, Any]], game: str | None = None, *, board: 
               and (board is None or r["board"]["name"] == board)
               and (seats is None or r["seats"] == seats)
               and (not fault or r.get("fault"))]
-    if len(chosen) == 1 or (chosen and (fault or board or seats)):
+    if len(chosen) == 1 or (chosen and fault):
         return chosen[0]
     wanted = " ".join(filter(None, [game and f"id {game!r}", board and f"board {board!r}",
                                     seats and f"seats {','.join(seats)}", fault and "a fault"]))

@@ -202,6 +202,19 @@ def test_replay_shows_faults_and_what_bots_printed(tournaments: dict[str, Path])
     assert entry["stdout"].startswith("thinking about") and entry["stderr"] == "stderr line from chatty\n"
 
 
+def test_a_long_move_is_kept_whole_and_replays(tmp_path: Path) -> None:
+    """game.out is cut in the record, the move itself is not: the replay plays all of it."""
+    bot = _write(tmp_path / "long.py", "open('game.out', 'w').write('WASD' * 1000 + '\\n')\n")
+    board = _copy(ROOT / "boards/threes/board1.in", tmp_path / "boards", "board1.in")
+    folder = _tournament(tmp_path, "threes", [bot], [board])
+    (record,) = Store.open_existing(folder).records()
+    (entry,) = record["moves"]
+    assert entry["move"] == "WASD" * 1000 + "\n" and entry["output"].endswith("... [2001 more characters]")
+    (game_replay,) = _replays(folder)
+    final = _final(referees.get("threes"), game_replay)
+    assert final.moves > 10 and len(game_replay.steps) == 1 + final.moves
+
+
 def test_replay_errors_name_what_is_wrong(tournaments: dict[str, Path]) -> None:
     folder = tournaments["paint"]
     several = _arena("replay", str(folder), cwd=folder)
