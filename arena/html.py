@@ -31,7 +31,7 @@ main { padding: 16px 24px 40px; }
 table.t { border-collapse: collapse; margin: 8px 0 22px; background: var(--panel); }
 table.t th, table.t td { border: 1px solid var(--line); padding: 4px 10px; text-align: right; }
 table.t th { background: #eef1f5; }
-table.t td:first-child, table.t th:first-child, table.t td.l { text-align: left; }
+table.t td.l, table.t th.l { text-align: left; }
 table.t td.x { background: #eee; }
 table.t a { color: #1b5fd1; text-decoration: none; display: block; }
 table.t a:hover { text-decoration: underline; }
@@ -57,8 +57,8 @@ REPLAY_STYLE = """
 .c.bad { box-shadow: inset 0 0 0 3px #d92d20; background-image: repeating-linear-gradient(45deg,
          rgba(217,45,32,.35) 0 4px, transparent 4px 8px); }
 .c.ball { border-radius: 50%; margin: 9%; border: 1px solid #555; box-shadow: inset -3px -4px 6px rgba(0,0,0,.25); }
-.c.ball.new { outline: 3px solid #d92d20; outline-offset: 1px; }
-.c.ball.win { outline: 3px solid #f5b400; outline-offset: 1px; }
+.c.ball.new { outline: 3px solid #d92d20; outline-offset: 3px; }
+.c.ball.win { box-shadow: 0 0 0 4px #f5b400, inset -3px -4px 6px rgba(0,0,0,.25); }
 .c.letter { font-size: calc(var(--cell) * 0.55); }
 .c.letter.new { color: #fff; }
 .c.word { box-shadow: inset 0 0 0 2px #d4a900; }

@@ -61,7 +61,8 @@ def find_game(records: list[dict[str, Any]], game: str | None = None, *, board: 
     ids = "\n  ".join(r["id"] for r in (chosen or records)[:20])
     if not chosen:
         raise ArenaError(f"no recorded game has {wanted}; games are, for example:\n  {ids}")
-    raise ArenaError(f"{len(chosen)} games are recorded; name one (by id, --board and --seats, or --fault):\n  {ids}")
+    which = f"match {wanted}" if wanted else "are recorded"
+    raise ArenaError(f"{len(chosen)} games {which}; name one (by id, --board and --seats, or --fault):\n  {ids}")
 
 
 def board_path(store: Store, entry: dict[str, Any]) -> Path:
@@ -184,11 +185,12 @@ def entry_details(entry: dict[str, Any]) -> list[str]:
     return lines
 
 
-def step_text(step: Step) -> str:
+def step_text(step: Step, plan: bool = False) -> str:
     """A step as the terminal shows it: a heading, the verdict line, notes, the
-    board, then the fault message and what the bot printed (once per invocation)."""
-    head = f"== move {step.number}" if step.number else "== start"
-    lines = [f"{head}: {step.frame.label}"]
+    board, then the fault message and what the bot printed (once per invocation).
+    Steps of a one-shot game's ``plan`` are named by their label alone."""
+    head = "== start: " if not step.number else "== " if plan else f"== move {step.number}: "
+    lines = [head + step.frame.label]
     if step.entry is not None and step.first:
         lines.append("  " + describe_entry(step.entry, step.bot or "?"))
     lines += [f"  {note}" for note in step.frame.notes]
@@ -202,7 +204,8 @@ def game_text(game: Replay) -> str:
     """A whole replay for the terminal, ending with the outcome."""
     record = game.record
     parts = [f"game {record['id']} ({record['game']}): " + " vs ".join(record["seats"])]
-    parts += [step_text(step) for step in game.steps]
+    plan = get_referee(record["game"]).protocol == "one-shot"
+    parts += [step_text(step, plan) for step in game.steps]
     parts.append(f"== result: {outcome_text(record)}")
     return "\n\n".join(parts) + "\n"
 

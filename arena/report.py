@@ -117,18 +117,25 @@ def _cell_link(name: str, table: dict[str, Any], records: list[dict[str, Any]], 
 
 def _table(headers: list[str], rows: list[list[Any]], link: Link = lambda r, c, v: None,
            css: str = "t") -> str:
-    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
+    """An HTML table; ``link`` gives a cell's target (or None). Text is left-aligned, numbers right."""
+    text_columns = {c for c, value in enumerate(rows[0]) if _is_text(value)} if rows else set()
+    left = ' class="l"'
+    head = "".join(f"<th{left if c in text_columns else ''}>{html.escape(str(h))}</th>" for c, h in enumerate(headers))
     body = []
     for r, row in enumerate(rows):
         cells = []
         for c, value in enumerate(row):
             text = html.escape(_show(value))
             target = link(r, c, value)
-            klass = ' class="x"' if value == "x" else ""
+            klass = ' class="x"' if value == "x" else ' class="l"' if _is_text(value) else ""
             cells.append(f'<td{klass}><a href="{html.escape(target)}">{text or "·"}</a></td>' if target
                          else f"<td{klass}>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f'<table class="{css}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str) and value not in ("x", "-", "") and not re.fullmatch(r"[-+0-9.]+", value)
 
 
 def _show(value: Any) -> str:
@@ -163,7 +170,7 @@ def _cpu(records: list[dict[str, Any]], pages: dict[str, str]) -> list[str]:
         rows.append([bot, len(values), f"{statistics.median(v for v, _ in values):.3f}", f"{worst[0]:.3f}",
                      worst[1]])
         links.append(pages[worst[1]])
-    return ["<h2>CPU time per move (seconds)</h2>",
+    return ["<h2>CPU time per invocation (seconds)</h2>",
             _table(["bot", "moves", "median", "max", "game of the max"], rows,
                    lambda r, c, v: links[r] if c == 4 else None)]
 

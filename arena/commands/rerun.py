@@ -78,4 +78,4 @@ def _bots(config: dict[str, Any], names: list[str], build: Path) -> list[Bot]:
 def _show(stepper: replay.Stepper, entry: dict[str, Any]) -> None:
     """Print a move as soon as it is played."""
     for step in stepper.step(entry):
-        print("\n" + replay.step_text(step), flush=True)
+        print("\n" + replay.step_text(step, stepper.referee.protocol == "one-shot"), flush=True)
