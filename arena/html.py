@@ -176,7 +176,7 @@ SCRIPT = """
     if (timer) { clearInterval(timer); timer = null; $('play').textContent = '▶ play'; return; }
     if (at === frames.length - 1) show(0);
     $('play').textContent = '❚❚ pause';
-    timer = setInterval(() => { if (at >= frames.length - 1) play(); else show(at + 1); },
+    timer = setInterval(() => { show(at + 1); if (at >= frames.length - 1) play(); },
                         Number($('speed').value));
   }
   $('first').onclick = () => show(0);

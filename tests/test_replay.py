@@ -336,6 +336,14 @@ def _check_report(page: Any, game: str, folder: Path, out: Path, shots: Path) ->
     _compare_board(page, game, steps[at])
     page.click("#last")
     _compare_board(page, game, steps[-1])
+    page.locator("#slider").fill("1")  # the slider
+    assert page.evaluate("window.replay.step()") == 1
+    _compare_board(page, game, steps[1])
+    page.click("#first")
+    page.select_option("#speed", "150")
+    page.click("#play")  # autoplay runs to the end and stops there
+    page.wait_for_function(f"window.replay.step() === {len(steps) - 1}", timeout=len(steps) * 1000 + 5000)
+    assert page.text_content("#play") == "▶ play"
     # the screenshot: the richest replay of this mode, at its busiest step
     best = max(replays.values(), key=lambda r: len(r.steps))
     late = len(best.steps) * 2 // 3
