@@ -150,6 +150,15 @@ def _entry(seat: int, inv: Invocation, verdict: str, message: str, move: str | N
     return entry
 
 
+def _keep(folder: Path, files: dict[str, str], inv: Invocation) -> None:
+    """One move's files, as the bot was given them and as it answered."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = {**files, "game.out": inv.output, "stdout.txt": inv.stdout, "stderr.txt": inv.stderr}
+    for name, text in written.items():
+        if text is not None:
+            (folder / name).write_text(text, encoding="utf-8")
+
+
 def _printed(entry: dict[str, Any]) -> str:
     """What a bot printed, for the log."""
     return "".join(f"\n  {stream}: {entry[stream]!r}" for stream in ("stdout", "stderr") if entry.get(stream))

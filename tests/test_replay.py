@@ -244,14 +244,18 @@ def test_rerun_plays_the_game_again(tournaments: dict[str, Path], tmp_path: Path
     out = _arena("rerun", str(folder), record["id"], "--keep", str(tmp_path / "kept"), cwd=folder)
     assert out.returncode == 0, out.stderr
     assert "illegal" in out.stdout and "== result now: " in out.stdout
-    assert (tmp_path / "kept" / f"seat{record['fault']['seat']}-cheater" / "game.out").read_text() == "1\n0 0\n"
+    kept = tmp_path / "kept" / f"seat{record['fault']['seat']}-cheater"
+    (move,) = kept.iterdir()  # the cheater's one move
+    assert (move / "game.out").read_text() == "1\n0 0\n" and (move / "game.in").read_text().startswith("8\n")
+    assert (move / "stdout.txt").read_text() == "I will paint (0, 0) alone\n"
     config = json.loads((folder / "tournament.json").read_text())
     cheater = Path(next(b["path"] for b in config["bots"] if b["name"] == "cheater"))
     original = cheater.read_text()
     try:
         cheater.write_text(original + "# changed\n")
         changed = _arena("rerun", str(folder), record["id"], cwd=folder)
-        assert changed.returncode == 0 and "bot 'cheater'" in changed.stderr and "changed since" in changed.stderr
+        assert changed.returncode == 0, changed.stderr
+        assert "bot 'cheater'" in changed.stderr and "playing the tournament's copy" in changed.stderr
     finally:
         cheater.write_text(original)
 
