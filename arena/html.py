@@ -151,7 +151,8 @@ SCRIPT = """
     const m = f.move === undefined ? null : data.moves[f.move];
     $('who').textContent = m ? ((data.plan ? 'the plan of ' : 'move ' + m.number + ' · ') + m.bot + ' · ' +
         m.verdict + ' · CPU ' +
-        m.cpu.toFixed(3) + ' s · wall ' + m.wall.toFixed(3) + ' s') : 'before the first move';
+        m.cpu.toFixed(3) + ' s · wall ' + m.wall.toFixed(3) + ' s' +
+        (m.wait ? ' (' + m.wait.toFixed(3) + ' s waiting for a core)' : '')) : 'before the first move';
     $('who').className = m && m.verdict !== 'ok' ? 'bad' : '';
     $('notes').replaceChildren(...f.notes.map((n) => { const li = document.createElement('li');
                                                        li.textContent = n; return li; }));
@@ -272,7 +273,7 @@ def _replay_data(game: Replay) -> dict[str, Any]:
 
 
 def _entry_fields(entry: dict[str, Any]) -> dict[str, Any]:
-    keep = ("seat", "verdict", "cpu", "wall", "output", "message", "stdout", "stderr", "exit_code")
+    keep = ("seat", "verdict", "cpu", "wall", "wait", "output", "message", "stdout", "stderr", "exit_code")
     return {key: entry[key] for key in keep if entry.get(key) is not None}
 
 

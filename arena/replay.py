@@ -168,7 +168,9 @@ def get_referee(name: str) -> Referee:
 # ---------------------------------------------------------------- text
 def describe_entry(entry: dict[str, Any], bot: str) -> str:
     """One line: who moved, the verdict, the CPU time."""
-    return f"{bot} (seat {entry['seat'] + 1}): {entry['verdict']}, cpu {entry['cpu']:.3f} s, wall {entry['wall']:.3f} s"
+    waited = f" ({entry['wait']:.3f} s of it waiting for a core)" if entry.get("wait") else ""
+    return (f"{bot} (seat {entry['seat'] + 1}): {entry['verdict']}, cpu {entry['cpu']:.3f} s, "
+            f"wall {entry['wall']:.3f} s{waited}")
 
 
 def entry_details(entry: dict[str, Any]) -> list[str]:
