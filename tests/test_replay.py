@@ -256,6 +256,10 @@ def test_rerun_plays_the_game_again(tournaments: dict[str, Path], tmp_path: Path
         changed = _arena("rerun", str(folder), record["id"], cwd=folder)
         assert changed.returncode == 0, changed.stderr
         assert "bot 'cheater'" in changed.stderr and "playing the tournament's copy" in changed.stderr
+        cheater.unlink()
+        gone = _arena("rerun", str(folder), record["id"], cwd=folder)
+        assert gone.returncode == 0, gone.stderr
+        assert "is gone: playing the tournament's copy" in gone.stderr and "illegal" in gone.stdout
     finally:
         cheater.write_text(original)
 

@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from arena import replay
-from arena.bots import COPIES, Bot, Compilers, Excluded, prepare_bot
-from arena.commands import open_results
+from arena.bots import COPIES, Bot, Compilers, prepare_bot
+from arena.commands import add_bot_options, open_results, prepare_from_options
 from arena.errors import ArenaError
 from arena.match import GameSpec, play
 from arena.process import Limits
 from arena.replay import outcome_text
-from arena.sandbox import Sandbox, configure, sandboxed_compiler
+from arena.sandbox import sandboxed_compiler
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="play a recorded game again now, printing each move",
         description="Play one game of a tournament again, now: the same bots (the files recorded in "
         "tournament.json, checked against their SHA-256; a file changed since is replaced by the tournament's copy "
-        "of it, and said so) in the same sandbox "
+        "of it, and said so), sandboxed as 'arena run' does (same options), "
         "on the same board under the same limits, printing each move as 'arena replay' does, so a fault can "
         "be watched happening again. Nothing is written to the tournament's records.",
     )
@@ -31,6 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("game", metavar="GAME", help="the game's id, as in games.jsonl")
     parser.add_argument("--keep", metavar="DIR", help="keep each move's files in DIR/seatN-BOT/moveK/: what the "
                         "bot was given (game.in, ...), its game.out, stdout.txt and stderr.txt")
+    add_bot_options(parser)
     parser.set_defaults(func=main)
 
 
@@ -40,60 +41,59 @@ def main(args: argparse.Namespace) -> int:
     record = replay.find_game(store.records(), args.game)
     referee = replay.get_referee(record["game"])
     board, initial = replay.recorded_board(referee, store, record)
-    keep = Path(args.keep) if args.keep else None
-    sandbox = _sandbox(config)
-    seats = _bots(config, record["seats"], store.folder.parent / COPIES, sandbox)
+    entries = {bot["name"]: bot for bot in config["bots"]}
+    copies = store.folder.parent / COPIES
+    args.bots = [_source(entries[name], copies) for name in dict.fromkeys(record["seats"])]
+    bots, excluded, sandbox, compilers = prepare_from_options(args, store.folder.parent)
+    if excluded:
+        raise ArenaError(f"bot {str(excluded[0].path)!r} cannot run now: {excluded[0].reason}")
+    compile = sandboxed_compiler(sandbox) if sandbox else None
+    by_name = {bot.name: _as_recorded(bot, entries[bot.name], copies, compilers, compile) for bot in bots}
     stepper = replay.Stepper(referee, initial, record)
     print(f"rerun of {record['id']} ({record['game']}): " + " vs ".join(record["seats"]))
     print("\n" + replay.step_text(stepper.start()), flush=True)
-    again = play(referee, GameSpec(board, tuple(seats)), initial, Limits(**config["limits"]), sandbox=sandbox,
-                 keep=keep, on_move=lambda entry: _show(stepper, entry))
+    seats = tuple(by_name[name] for name in record["seats"])
+    again = play(referee, GameSpec(board, seats), initial, Limits(**config["limits"]), sandbox=sandbox,
+                 keep=Path(args.keep) if args.keep else None, on_move=lambda entry: _show(stepper, entry))
     print(f"\n== result now: {outcome_text(again)}\n== result then: {outcome_text(record)}")
-    if keep is not None:
-        print(f"each move's files are in {keep}/seatN-BOT/moveK/")
+    if args.keep:
+        print(f"each move's files are in {args.keep}/seatN-BOT/moveK/")
     return 0
 
 
-def _sandbox(config: dict[str, Any]) -> Sandbox | None:
-    """The sandbox the tournament ran its bots in (none if it ran with --no-sandbox)."""
-    if not config.get("sandbox"):
-        print("arena: sandbox: none, as in the tournament (--no-sandbox)", file=sys.stderr)
-        return None
-    return configure(disk=config["sandbox"]["disk"])
+def _source(entry: dict[str, Any], copies: Path) -> str:
+    """A bot's file as recorded, or the tournament's copy of it when the file is gone."""
+    path = Path(entry["path"])
+    copy = _copy_of(entry, copies)
+    if path.exists():
+        return str(path)
+    if copy.exists():
+        print(f"arena: bot {entry['name']!r} ({path}) is gone: playing the tournament's copy ({copy})",
+              file=sys.stderr)
+        return str(copy)
+    raise ArenaError(f"bot {str(path)!r} of the tournament does not exist any more, nor its copy {str(copy)!r}")
 
 
-def _bots(config: dict[str, Any], names: list[str], copies: Path, sandbox: Sandbox | None) -> list[Bot]:
-    """The seats' bots as the tournament ran them: the file as it was (checked by
-    its SHA-256), or the tournament's copy of it when the file has changed since;
-    failing both, the file as it is now, said loudly."""
-    entries = {bot["name"]: bot for bot in config["bots"]}
-    compilers = Compilers.from_environment()
-    compile = sandboxed_compiler(sandbox) if sandbox else None
-    bots = {}
-    for name in dict.fromkeys(names):
-        entry = entries[name]
-        bot = _prepare(Path(entry["path"]), copies, compilers, compile)
-        if bot.sha256 != entry["sha256"]:
-            recorded = copies / f"{name}-{entry['sha256'][:16]}" / Path(entry["path"]).name
-            copy = _prepare(recorded, copies, compilers, compile) if recorded.is_file() else None
-            if copy is not None and copy.sha256 == entry["sha256"]:
-                print(f"arena: bot {name!r} ({entry['path']}) changed since the tournament: playing the "
-                      f"tournament's copy ({recorded})", file=sys.stderr)
-                bot = copy
-            else:
-                print(f"arena: NOTE: bot {name!r} ({entry['path']}) changed since the tournament (sha256 "
-                      f"{entry['sha256'][:12]}... then, {bot.sha256[:12]}... now) and its copy is gone: "
-                      "playing it as it is now", file=sys.stderr)
-        bots[name] = bot
-    return [bots[name] for name in names]
+def _copy_of(entry: dict[str, Any], copies: Path) -> Path:
+    """Where ``arena run`` copied a bot (by name and hash)."""
+    return copies / f"{entry['name']}-{entry['sha256'][:16]}" / Path(entry["path"]).name
 
 
-def _prepare(path: Path, copies: Path, compilers: Compilers, compile: Any) -> Bot:
-    if not path.exists():
-        raise ArenaError(f"bot {str(path)!r} of the tournament does not exist any more")
-    bot = prepare_bot(path.absolute(), copies, compilers=compilers, compile=compile)
-    if isinstance(bot, Excluded):
-        raise ArenaError(f"bot {str(path)!r} cannot run now: {bot.reason}")
+def _as_recorded(bot: Bot, entry: dict[str, Any], copies: Path, compilers: Compilers, compile: Any) -> Bot:
+    """The bot as the tournament ran it: as it is, if its SHA-256 is the recorded
+    one; else the tournament's copy of it; failing that, as it is, said loudly."""
+    if bot.sha256 == entry["sha256"]:
+        return bot
+    recorded = _copy_of(entry, copies)
+    copy = prepare_bot(recorded.absolute(), copies, compilers=compilers, compile=compile) \
+        if recorded.is_file() else None
+    if isinstance(copy, Bot) and copy.sha256 == entry["sha256"]:
+        print(f"arena: bot {bot.name!r} ({entry['path']}) changed since the tournament: playing the "
+              f"tournament's copy ({recorded})", file=sys.stderr)
+        return copy
+    print(f"arena: NOTE: bot {bot.name!r} ({entry['path']}) changed since the tournament (sha256 "
+          f"{entry['sha256'][:12]}... then, {bot.sha256[:12]}... now) and its copy is gone: playing it as it "
+          "is now", file=sys.stderr)
     return bot
 
 
