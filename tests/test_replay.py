@@ -226,16 +226,16 @@ def test_replay_errors_name_what_is_wrong(tournaments: dict[str, Path]) -> None:
 def test_show_formats_csv_and_json(tournaments: dict[str, Path]) -> None:
     folder = tournaments["paint"]
     data = json.loads(_arena("show", str(folder), "--format", "json", cwd=folder).stdout)
-    assert set(data["tables"]) == {"standings", "crosstable", "per_board"}
+    assert set(data["tables"]) == {"standings", "crosstable", "ratings", "per_board"}
     standings = data["tables"]["standings"]
     assert standings["headers"][:3] == ["#", "bot", "points"]
     assert sum(row[2] for row in standings["rows"]) == 3 * data["played"]
     csv = _arena("show", str(folder), "--format", "csv", "--table", "crosstable", cwd=folder).stdout
     assert csv.splitlines()[0] == "bot,chatty,cheater,greedy"
     solo = json.loads(_arena("show", str(tournaments["threes"]), "--format", "json", cwd=folder).stdout)
-    assert list(solo["tables"]) == ["scores"]
+    assert list(solo["tables"]) == ["scores", "means"]
     bad = _arena("show", str(folder), "--format", "csv", "--table", "scores", cwd=folder)
-    assert bad.returncode == 2 and "the tables are: standings, crosstable, per_board" in bad.stderr
+    assert bad.returncode == 2 and "the tables are: standings, crosstable, ratings, per_board" in bad.stderr
 
 
 def test_rerun_plays_the_game_again(tournaments: dict[str, Path], tmp_path: Path) -> None:
