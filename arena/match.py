@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,8 @@ from referees.base import BadOutput, IllegalMove, Outcome, Referee
 
 log = logging.getLogger("arena.match")
 
-#: Bytes of a bot's game.out / stdout / stderr kept in the record.
+#: Characters of a bot's game.out / stdout / stderr kept in the record (the
+#: accepted move itself is kept whole, as the referee writes it: ``move``).
 KEEP = 2000
 
 
@@ -40,16 +42,22 @@ class GameSpec:
         return "|".join([self.board.name, *(bot.name for bot in self.seats)])
 
 
+#: Called after each move with the move's record entry (``arena rerun`` prints it).
+OnMove = Callable[[dict[str, Any]], None]
+
+
 def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, workdir: Path | None = None,
-         sandbox: Sandbox | None = None) -> dict[str, Any]:
+         sandbox: Sandbox | None = None, keep: Path | None = None, on_move: OnMove | None = None) -> dict[str, Any]:
     """Play ``spec`` from the state ``initial``, each bot in its own sandbox
-    (``sandbox=None``: as plain processes); returns the game record."""
+    (``sandbox=None``: as plain processes); returns the game record.  With
+    ``keep``, each move's files (what the bot was given, its game.out, stdout
+    and stderr) are kept there, under ``seatN-BOT/moveK/``."""
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="arena-game-", dir=workdir) as tmp:
         runners = [Runner(sandbox, bot.programs, Path(tmp) / f"seat{seat}-{bot.name}", limits, bot.name)
                    for seat, bot in enumerate(spec.seats)]
         try:
-            moves, end = _play_turns(referee, spec, initial, runners)
+            moves, end = _play_turns(referee, spec, initial, runners, keep, on_move)
         except BaseException:  # the worker is being stopped (or the arena failed): no sandbox is kept
             for runner in runners:
                 runner.close(keep=False)
@@ -74,16 +82,23 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
 
 
 def _play_turns(
-    referee: Referee, spec: GameSpec, state: Any, runners: list[Runner]
+    referee: Referee, spec: GameSpec, state: Any, runners: list[Runner], keep: Path | None,
+    on_move: OnMove | None
 ) -> tuple[list[dict[str, Any]], Outcome]:
     moves: list[dict[str, Any]] = []
     while (end := referee.outcome(state)) is None:
         seat = referee.to_move(state)
         bot = spec.seats[seat]
-        inv = runners[seat].run(bot.command, referee.render(state, seat))
+        files = referee.render(state, seat)
+        inv = runners[seat].run(bot.command, files)
+        if keep is not None:
+            _keep(keep / f"seat{seat}-{bot.name}" / f"move{len(moves) + 1}", files, inv)
         verdict, message, move = _judge(referee, state, inv)
-        moves.append(_entry(seat, inv, verdict, message))
-        log.debug("game %s: move %d by %s: %s %s", spec.id, len(moves), bot.name, verdict, message)
+        moves.append(_entry(seat, inv, verdict, message, None if move is None else referee.move_text(move)))
+        if on_move is not None:
+            on_move(moves[-1])
+        log.debug("game %s: move %d by %s: %s %s (cpu %.3f s)%s", spec.id, len(moves), bot.name, verdict, message,
+                  inv.cpu, _printed(moves[-1]))
         if verdict != "ok":
             return moves, _fault_outcome(referee, seat, bot, verdict, message)
         state = referee.apply(state, move)
@@ -111,8 +126,11 @@ def _fault_outcome(referee: Referee, seat: int, bot: Bot, verdict: str, message:
     return Outcome(score=referee.fault_score, reason=reason)
 
 
-def _entry(seat: int, inv: Invocation, verdict: str, message: str) -> dict[str, Any]:
-    entry = {
+def _entry(seat: int, inv: Invocation, verdict: str, message: str, move: str | None) -> dict[str, Any]:
+    """One invocation in the record: ``output`` is game.out as written (clipped),
+    ``move`` the accepted move in full (what replays play again), ``stdout`` and
+    ``stderr`` what the bot printed (clipped; left out when empty)."""
+    entry: dict[str, Any] = {
         "seat": seat,
         "verdict": verdict,
         "cpu": round(inv.cpu, 4),
@@ -120,12 +138,30 @@ def _entry(seat: int, inv: Invocation, verdict: str, message: str) -> dict[str, 
         "wait": round(inv.waited, 4),  # of the wall time, waiting for a core (not held against the bot)
         "output": _clip(inv.output),
     }
+    if move is not None and move != entry["output"]:
+        entry["move"] = move
     if message:
         entry["message"] = message
     if verdict != "ok":
         entry["exit_code"] = inv.exit_code
-        entry["stderr"] = _clip(inv.stderr)
+    for stream in ("stdout", "stderr"):
+        if getattr(inv, stream):
+            entry[stream] = _clip(getattr(inv, stream))
     return entry
+
+
+def _keep(folder: Path, files: dict[str, str], inv: Invocation) -> None:
+    """One move's files, as the bot was given them and as it answered."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = {**files, "game.out": inv.output, "stdout.txt": inv.stdout, "stderr.txt": inv.stderr}
+    for name, text in written.items():
+        if text is not None:
+            (folder / name).write_text(text, encoding="utf-8")
+
+
+def _printed(entry: dict[str, Any]) -> str:
+    """What a bot printed, for the log."""
+    return "".join(f"\n  {stream}: {entry[stream]!r}" for stream in ("stdout", "stderr") if entry.get(stream))
 
 
 def _clip(text: str | None) -> str | None:

@@ -8,6 +8,9 @@ of two (``arena match``): its pentanomial line and verdict.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -15,6 +18,8 @@ from tabulate import tabulate
 
 from arena import stats
 
+#: Formats of machine-readable tables, besides tabulate's.
+DATA_FORMATS = ("csv", "json")
 FAULTS = ("time-limit", "memory-limit", "crash", "no-output", "bad-output", "illegal")
 
 
@@ -46,6 +51,51 @@ def render(config: dict[str, Any], records: list[dict[str, Any]], fmt: str = "si
 def _expected_games(config: dict[str, Any]) -> int:
     bots, boards = len(config["bots"]), len(config["boards"])
     return bots * boards if config["players"] == 1 else bots * (bots - 1) * boards
+
+
+def _format(rows: list[list[Any]], headers: list[str], fmt: str) -> str:
+    """A table as text: any tabulate format, or ``csv`` / ``json`` (DATA_FORMATS)."""
+    if fmt == "json":
+        return json.dumps({"headers": headers, "rows": [[_value(cell) for cell in row] for row in rows]})
+    if fmt == "csv":
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([headers, *rows])
+        return out.getvalue().rstrip("\n")
+    return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
+
+
+def table_text(table: dict[str, Any], fmt: str) -> str:
+    """One table of ``data()`` in any format."""
+    return _format(table["rows"], table["headers"], fmt)
+
+
+def _value(cell: Any) -> Any:
+    """A cell for JSON: numbers as numbers, the rest as text."""
+    if isinstance(cell, str):
+        try:
+            number = float(cell)
+        except ValueError:
+            return cell
+        return int(number) if number.is_integer() and "." not in cell else number
+    return cell
+
+
+def data(config: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every table of a tournament as data: ``{"game", "played", "expected",
+    "tables": {name: {"title", "headers", "rows"}}}`` (what ``--format json`` prints)."""
+    bots = [b["name"] for b in config["bots"]]
+    boards = [b["name"] for b in config["boards"]]
+    if config["players"] == 1:
+        made = {"scores": ("Scores", score_table(bots, boards, records, "json")),
+                "means": (MEANS_TITLE, mean_scores(bots, records, "json"))}
+    else:
+        made = {"standings": ("Standings", standings(bots, records, "json")),
+                "crosstable": ("Crosstable (points of the row bot against the column bot)",
+                               crosstable(bots, records, "json")),
+                "ratings": (RATINGS_TITLE, ratings(bots, records, "json")),
+                "per_board": ("Points per board", per_board(bots, boards, records, "json"))}
+    return {"game": config["game"], "played": len(records), "expected": _expected_games(config),
+            "tables": {name: {"title": title, **json.loads(text)} for name, (title, text) in made.items()}}
 
 
 def _number(value: float) -> str:
@@ -110,7 +160,7 @@ def standings(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple
                     + [s["wins"], s["draws"], s["losses"], _fault_text(faults.get(bot, Counter())), f"{pct:.1f}"])
     headers = ["#", "bot", "points", "games", *(["points/game"] if by_rate else []), "won", "drawn", "lost",
                "faults", "score %"]
-    return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
+    return _format(rows, headers, fmt)
 
 
 def _rate_text(rate: float | None) -> str:
@@ -136,7 +186,7 @@ def crosstable(bots: list[str], records: list[dict[str, Any]], fmt: str = "simpl
         played |= {(a, b), (b, a)}
     rows = [[bot] + ["x" if bot == other else _number(points[bot, other]) if (bot, other) in played else ""
                      for other in bots] for bot in bots]
-    return tabulate(rows, headers=["bot"] + bots, tablefmt=fmt, disable_numparse=True)
+    return _format(rows, ["bot"] + bots, fmt)
 
 
 def per_board(bots: list[str], boards: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
@@ -148,7 +198,7 @@ def per_board(bots: list[str], boards: list[str], records: list[dict[str, Any]],
             points[bot, record["board"]["name"]] += record["points"][seat]
     rows = [[bot] + [_number(points[bot, board]) if (bot, board) in points else "" for board in boards]
             + [_number(sum(points.get((bot, b), 0.0) for b in boards))] for bot in bots]
-    return tabulate(rows, headers=["bot"] + boards + ["total"], tablefmt=fmt, disable_numparse=True)
+    return _format(rows, ["bot"] + boards + ["total"], fmt)
 
 
 # ------------------------------------------------------------- one player
@@ -177,7 +227,7 @@ def score_table(bots: list[str], boards: list[str], records: list[dict[str, Any]
     rows = [[i, bot] + [cells.get((bot, board), "") for board in boards] + [_number(totals[bot]), faults[bot]]
             for i, bot in enumerate(order, start=1)]
     headers = ["#", "bot", *boards, "total", "faults"]
-    return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
+    return _format(rows, headers, fmt)
 
 
 # ------------------------------------------------------------- ratings (arena.stats)
@@ -209,15 +259,15 @@ def rating_clusters(bots: list[str], records: list[dict[str, Any]]) -> tuple[lis
 def ratings(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
     """Rank by Elo, bot, Elo, its 95 % interval, LOS over the next bot (``stats.rate``)."""
     names, clusters = rating_clusters(bots, records)
+    headers = ["#", "bot", "Elo", "95 % interval", "LOS"]
     if not clusters:
-        return "(no games yet)"
+        return _format([], headers, fmt) if fmt in DATA_FORMATS else "(no games yet)"
     rated = stats.rate(len(names), clusters)
     order = sorted(range(len(names)), key=lambda k: -rated[k].elo)
     rows = [[rank, names[k], _signed(rated[k].elo), f"[{_signed(rated[k].low)}, {_signed(rated[k].high)}]",
              "-" if rated[k].los_next is None else f"{100 * rated[k].los_next:.1f} %"]
             for rank, k in enumerate(order, start=1)]
-    return tabulate(rows, headers=["#", "bot", "Elo", "95 % interval", "LOS"], tablefmt=fmt,
-                    disable_numparse=True)
+    return _format(rows, headers, fmt)
 
 
 def mean_scores(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
@@ -231,7 +281,7 @@ def mean_scores(bots: list[str], records: list[dict[str, Any]], fmt: str = "simp
         m = means.get(bot)
         interval = "" if m is None else "-" if m.low is None else f"[{m.low:.4g}, {m.high:.4g}]"
         rows.append([bot, len(scores[bot]), "" if m is None else f"{m.mean:.4g}", interval])
-    return tabulate(rows, headers=["bot", "boards", "mean", "95 % interval"], tablefmt=fmt, disable_numparse=True)
+    return _format(rows, ["bot", "boards", "mean", "95 % interval"], fmt)
 
 
 # ------------------------------------------------------------- a match of two (arena match)

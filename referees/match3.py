@@ -282,9 +282,10 @@ class Game:
         col[a], col[b] = col[b], col[a]
         kinds[a], kinds[b] = kinds[b], kinds[a]
 
-    def play(self, a: int, b: int) -> Turn | None:
+    def play(self, a: int, b: int, cleared: list[set[int]] | None = None) -> Turn | None:
         """Play the swap of a and b: None (board unchanged) when invalid, else
-        the rounds it sets off, played to the end."""
+        the rounds it sets off, played to the end.  ``cleared``, when given,
+        receives the cells each round removed (for replays)."""
         if not self.swap_is_valid(a, b):
             return None
         self.exchange(a, b)
@@ -300,6 +301,8 @@ class Game:
                 main = tuple(sorted({self.colours[i] for i in runs}))
             combo += self.combo(runs)
             removed = self.removed_with_specials(runs)
+            if cleared is not None:
+                cleared.append(removed)
             removal += rounds * sum(map(self.colours.__getitem__, removed))
             changed = self.fall(removed)
         return Turn(removal, 80 * (rounds - 1) ** 2, combo, rounds, main)

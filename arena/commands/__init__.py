@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 
 import referees
 from arena.errors import ArenaError
+from arena.store import Store
 
 if TYPE_CHECKING:
     from arena.bots import Compilers
     from arena.sandbox import Sandbox
 
-COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "worker")
+COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker")
 
 
 def get_referee(name: str) -> referees.Referee:
@@ -98,3 +99,11 @@ def prepare_from_options(args: argparse.Namespace, results: Path) -> tuple[list,
     bots, excluded = prepare_bots(args.bots, results / COPIES, log=lambda text: print(f"arena: {text}", file=sys.stderr),
                                   compilers=compilers, compile=sandboxed_compiler(sandbox) if sandbox else None)
     return bots, excluded, sandbox, compilers
+
+
+def open_results(text: str) -> Store:
+    """A tournament's results folder, given as a path or as just its NAME under ``results/``."""
+    folder = Path(text)
+    if not folder.exists() and not folder.is_absolute() and (Path("results") / folder).exists():
+        folder = Path("results") / folder
+    return Store.open_existing(folder)

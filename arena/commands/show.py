@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import json
 
 from tabulate import tabulate_formats
 
 from arena import tables
-from arena.store import Store
+from arena.commands import open_results
+from arena.errors import ArenaError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -18,15 +19,35 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Print the tables of a tournament from its records (finished or interrupted).",
     )
     parser.add_argument("folder", metavar="RESULTS", help="a results folder (results/NAME), or just NAME")
-    parser.add_argument("--format", default="simple", choices=tabulate_formats, metavar="FORMAT",
-                        help="table format: plain, simple, github, html, latex, ... (default simple)")
+    parser.add_argument("--format", default="simple", choices=[*tabulate_formats, *tables.DATA_FORMATS],
+                        metavar="FORMAT",
+                        help="table format: plain, simple, github, html, latex, ... (default simple); for "
+                        "programs: json (every table, numbers as numbers) or csv (each table after a "
+                        "'# title' line; --table picks one)")
+    parser.add_argument("--table", metavar="NAME",
+                        help="only this table (standings, crosstable, ratings, per_board; for one-player games scores, "
+                        "means)")
     parser.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
-    folder = Path(args.folder)
-    if not folder.exists() and not folder.is_absolute() and (Path("results") / folder).exists():
-        folder = Path("results") / folder
-    store = Store.open_existing(folder)
-    print(tables.render(store.config(), store.records(), args.format), end="")
+    store = open_results(args.folder)
+    config, records = store.config(), store.records()
+    if args.format not in tables.DATA_FORMATS and args.table is None:
+        print(tables.render(config, records, args.format), end="")
+        return 0
+    data = tables.data(config, records)
+    chosen = data["tables"]
+    if args.table is not None:
+        if args.table not in chosen:
+            raise ArenaError(f"no table {args.table!r} for {config['game']}; the tables are: {', '.join(chosen)}")
+        chosen = {args.table: chosen[args.table]}
+    if args.format == "json":
+        print(json.dumps({**data, "tables": chosen}, indent=2, ensure_ascii=False))
+    elif args.format == "csv":
+        parts = [tables.table_text(table, "csv") for table in chosen.values()]
+        titled = [f"# {table['title']}\n{text}" for table, text in zip(chosen.values(), parts)]
+        print(parts[0] if args.table else "\n\n".join(titled))
+    else:
+        print(tables.table_text(next(iter(chosen.values())), args.format))
     return 0

@@ -1,0 +1,54 @@
+"""``arena replay``: one recorded game, move by move, in the terminal or as a page."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from arena import html, replay, views
+from arena.commands import open_results
+from arena.errors import ArenaError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "replay",
+        help="show one recorded game move by move (terminal or HTML)",
+        description="Show one game of a tournament move by move: the board after each move (recomputed by the "
+        "referee from the recorded moves), who moved, the verdict, the CPU time, the message of a fault and "
+        "what the bot printed. One-shot games (threes, match3, crossword-pve) are stepped through operation "
+        "by operation. Choose the game by its id, by --board and --seats, or take the first with a fault "
+        "(--fault); with --html the replay is written as one self-contained page (step buttons, slider, "
+        "arrow keys, autoplay).",
+    )
+    parser.add_argument("folder", metavar="RESULTS", help="a results folder (results/NAME), or just NAME")
+    parser.add_argument("game", metavar="GAME", nargs="?",
+                        help="the game's id, as in games.jsonl (e.g. 'group1/board1|greedy|random')")
+    parser.add_argument("--board", metavar="B", help="the game on this board (e.g. group1/board1)")
+    parser.add_argument("--seats", metavar="A,B", help="the game with these bots in this seat order")
+    parser.add_argument("--fault", action="store_true", help="the first game with a fault (of those chosen)")
+    parser.add_argument("--html", metavar="FILE", help="write the replay as an HTML page to FILE")
+    parser.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    store = open_results(args.folder)
+    seats = args.seats.split(",") if args.seats else None
+    record = replay.find_game(store.records(), args.game, board=args.board, seats=seats, fault=args.fault)
+    game = replay.load(store, record)
+    if args.html:
+        legend = views.legend(record["game"])
+        write_page(Path(args.html), html.replay_page(game, legend=legend))
+        print(f"{args.html}: {len(game.steps)} steps of game {record['id']!r}")
+    else:
+        print(replay.game_text(game), end="")
+    return 0
+
+
+def write_page(path: Path, text: str) -> None:
+    """Write a page, as an ArenaError when the file cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ArenaError(f"cannot write {str(path)!r}: {exc}") from None

@@ -1,0 +1,222 @@
+"""Replays: a recorded game played again through its referee, step by step.
+
+Records hold each accepted move as text (``move``, or ``output`` when that is
+the same); the states are recomputed from the board file by the referee, so
+what a replay shows is what the rules say, not a copy kept on the side.  The
+drawing of each game is its view's (``arena.views``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import referees
+from arena import views
+from arena.boards import Board, load_board
+from arena.errors import ArenaError
+from arena.store import Store
+from arena.views import Frame
+from referees.base import BadOutput, IllegalMove, Referee
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a replay: the invocation it belongs to (0: the board
+    before the first move), its record entry, what to show and the state."""
+
+    number: int
+    seat: int | None
+    bot: str | None
+    entry: dict[str, Any] | None
+    frame: Frame
+    state: Any
+    first: bool = True  # the first step of its invocation (one-shot plans have many)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A game's record with its steps."""
+
+    record: dict[str, Any]
+    steps: tuple[Step, ...]
+
+
+# ---------------------------------------------------------------- finding a game
+def find_game(records: list[dict[str, Any]], game: str | None = None, *, board: str | None = None,
+              seats: list[str] | None = None, fault: bool = False) -> dict[str, Any]:
+    """The record chosen by id, by board and seats, or the first with a fault
+    (with none of these: the only game, or an error listing some ids)."""
+    if not records:
+        raise ArenaError("no game is recorded yet")
+    chosen = [r for r in records if (game is None or r["id"] == game)
+              and (board is None or r["board"]["name"] == board)
+              and (seats is None or r["seats"] == seats)
+              and (not fault or r.get("fault"))]
+    if len(chosen) == 1 or (chosen and fault):
+        return chosen[0]
+    wanted = " ".join(filter(None, [game and f"id {game!r}", board and f"board {board!r}",
+                                    seats and f"seats {','.join(seats)}", fault and "a fault"]))
+    ids = "\n  ".join(r["id"] for r in (chosen or records)[:20])
+    if not chosen:
+        raise ArenaError(f"no recorded game has {wanted}; games are, for example:\n  {ids}")
+    which = f"match {wanted}" if wanted else "are recorded"
+    raise ArenaError(f"{len(chosen)} games {which}; name one (by id, --board and --seats, or --fault):\n  {ids}")
+
+
+def board_path(store: Store, entry: dict[str, Any]) -> Path:
+    """Where a tournament's board file is: as recorded, relative to the working
+    folder or else to the folder above ``results/``."""
+    path = Path(entry["path"])
+    if path.is_absolute() or path.exists():
+        return path
+    return store.folder.resolve().parent.parent / path
+
+
+def recorded_board(referee: Referee, store: Store, record: dict[str, Any]) -> tuple[Board, Any]:
+    """The board of a recorded game and its initial state, read again and
+    checked against the recorded hash."""
+    config = store.config()
+    entry = next((b for b in config["boards"] if b["name"] == record["board"]["name"]), record["board"])
+    path = board_path(store, entry)
+    if not path.is_file():
+        raise ArenaError(f"board {record['board']['name']!r} of game {record['id']!r} is not at {str(path)!r} "
+                         "any more; run the command from the folder the tournament was run from")
+    board, state = load_board(referee, path)
+    if board.sha256 != record["board"]["sha256"]:
+        raise ArenaError(f"board {str(path)!r} changed since game {record['id']!r} was played "
+                         f"(sha256 {record['board']['sha256'][:12]}... then, {board.sha256[:12]}... now)")
+    return board, state
+
+
+# ---------------------------------------------------------------- replaying
+def replay(referee: Referee, initial: Any, record: dict[str, Any]) -> Replay:
+    """Play a record's moves again through the referee and its view."""
+    stepper = Stepper(referee, initial, record)
+    steps = [stepper.start()]
+    for entry in record["moves"]:
+        steps += stepper.step(entry)
+    return Replay(record, tuple(steps))
+
+
+class Stepper:
+    """Replays one game move by move (``arena rerun`` feeds it moves as they are played)."""
+
+    def __init__(self, referee: Referee, initial: Any, record: dict[str, Any]):
+        self.referee, self.state, self.record = referee, initial, record
+        self.seats = list(record["seats"])
+        self.view = views.get(referee.name, referee, initial, self.seats)
+        self.number = 0
+
+    def start(self) -> Step:
+        """The board before the first move."""
+        return Step(0, None, None, None, self.view.start(self.state), self.state)
+
+    def step(self, entry: dict[str, Any]) -> list[Step]:
+        """The steps of the next recorded invocation (several for a one-shot plan)."""
+        self.number += 1
+        seat, state = entry["seat"], self.state
+        bot = self.seats[seat]
+        if entry["verdict"] != "ok":
+            frame = self.view.fault(state, _attempt(self.referee, state, entry), seat)
+            return [Step(self.number, seat, bot, entry, frame, state)]
+        move = _accepted(self.referee, state, entry, self.record, self.number)
+        steps = [Step(self.number, seat, bot, entry, frame, after, k == 0)
+                 for k, (frame, after) in enumerate(self.view.frames(state, move, seat))]
+        self.state = self.referee.apply(state, move)
+        return steps
+
+
+def _accepted(referee: Referee, state: Any, entry: dict[str, Any], record: dict[str, Any], number: int) -> Any:
+    """The move an ok entry recorded; the rules must still accept it."""
+    text = entry.get("move", entry.get("output") or "")
+    try:
+        move = referee.parse(state, text)
+        referee.check(state, move)
+    except (BadOutput, IllegalMove) as exc:
+        clipped = " (the record has only its first characters: recorded before moves were kept whole)" \
+            if "move" not in entry and "more characters]" in text else ""
+        raise ArenaError(f"game {record['id']!r}, move {number}: the recorded move does not replay: {exc}"
+                         f"{clipped}") from None
+    return move
+
+
+def _attempt(referee: Referee, state: Any, entry: dict[str, Any]) -> Any:
+    """What a refused invocation tried, when its output parses at all."""
+    if entry.get("output") is None:
+        return None
+    try:
+        return referee.parse(state, entry["output"])
+    except BadOutput:
+        return None
+
+
+def load(store: Store, record: dict[str, Any]) -> Replay:
+    """The replay of one recorded game of ``store``."""
+    referee = get_referee(record["game"])
+    return replay(referee, recorded_board(referee, store, record)[1], record)
+
+
+def get_referee(name: str) -> Referee:
+    try:
+        return referees.get(name)
+    except LookupError as exc:
+        raise ArenaError(str(exc)) from None
+
+
+# ---------------------------------------------------------------- text
+def describe_entry(entry: dict[str, Any], bot: str) -> str:
+    """One line: who moved, the verdict, the CPU time."""
+    waited = f" ({entry['wait']:.3f} s of it waiting for a core)" if entry.get("wait") else ""
+    return (f"{bot} (seat {entry['seat'] + 1}): {entry['verdict']}, cpu {entry['cpu']:.3f} s, "
+            f"wall {entry['wall']:.3f} s{waited}")
+
+
+def entry_details(entry: dict[str, Any]) -> list[str]:
+    """The fault message and what the bot printed, as lines to show."""
+    lines = []
+    if entry.get("message"):
+        lines.append(f"  fault: {entry['message']}")
+    if entry["verdict"] != "ok" and entry.get("exit_code") is not None:
+        lines.append(f"  exit code: {entry['exit_code']}")
+    for stream in ("stdout", "stderr"):
+        if entry.get(stream):
+            lines.append(f"  {stream}:")
+            lines += [f"  | {line}" for line in entry[stream].rstrip("\n").split("\n")]
+    return lines
+
+
+def step_text(step: Step, plan: bool = False) -> str:
+    """A step as the terminal shows it: a heading, the verdict line, notes, the
+    board, then the fault message and what the bot printed (once per invocation).
+    Steps of a one-shot game's ``plan`` are named by their label alone."""
+    head = "== start: " if not step.number else "== " if plan else f"== move {step.number}: "
+    lines = [head + step.frame.label]
+    if step.entry is not None and step.first:
+        lines.append("  " + describe_entry(step.entry, step.bot or "?"))
+    lines += [f"  {note}" for note in step.frame.notes]
+    lines.append(step.frame.text.rstrip("\n"))
+    if step.entry is not None and step.first:
+        lines += entry_details(step.entry)
+    return "\n".join(lines)
+
+
+def game_text(game: Replay) -> str:
+    """A whole replay for the terminal, ending with the outcome."""
+    record = game.record
+    parts = [f"game {record['id']} ({record['game']}): " + " vs ".join(record["seats"])]
+    plan = get_referee(record["game"]).protocol == "one-shot"
+    parts += [step_text(step, plan) for step in game.steps]
+    parts.append(f"== result: {outcome_text(record)}")
+    return "\n\n".join(parts) + "\n"
+
+
+def outcome_text(record: dict[str, Any]) -> str:
+    """The outcome in words: winner or score, and the reason."""
+    outcome = record["outcome"]
+    if outcome.get("score") is not None or len(record["seats"]) == 1:
+        return f"score {outcome.get('score')}: {outcome['reason']}"
+    if outcome["winner"] is None:
+        return f"draw: {outcome['reason']}"
+    return f"{record['seats'][outcome['winner']]} wins: {outcome['reason']}"

@@ -1,0 +1,109 @@
+"""How each game looks in a replay: one module per game, the same shape each.
+
+A view turns a game's states (recomputed by its referee) into ``Frame``s: the
+grids the browser draws, the text the terminal prints, and a line saying what
+happened.  The drawing code of a game lives in its module here and nowhere
+else; the rules stay in ``referees/``: a view asks its referee, never
+re-implements it.
+
+Every view module has a class ``View`` built from ``(referee, initial state,
+seat names)`` with:
+
+* ``start(state) -> Frame``: the board before the first move;
+* ``frames(state, move, seat) -> list[tuple[Frame, state]]``: an accepted
+  move, as one frame (per-move games) or one frame per operation of a plan
+  (one-shot games), each with the state after it;
+* ``fault(state, move, seat) -> Frame``: a move that was refused (``move`` is
+  ``None`` when the output did not even parse), drawn on the unchanged board;
+* ``text(state) -> str``: the board in the terminal, the referee's own
+  rendering where it has one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+#: The colours of the seats (first, second player), for regions, balls, letters.
+SEAT_COLOURS = ("#2f6fd6", "#e0762b")
+SEAT_TINTS = ("#cfe0fb", "#fbdcc6")
+
+_MODULES = {
+    "paint": "paint",
+    "tictactoe3d": "tictactoe3d",
+    "crossword-pve": "crossword",
+    "crossword-pvp": "crossword",
+    "threes": "threes",
+    "match3": "match3",
+}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One square of a grid: its text, background colour and CSS classes
+    (``new``, ``ball``, ``swap``, ``cleared``, ... styled by the page); ``key``
+    is what tests compare with the referee's state (default: the text)."""
+
+    text: str = ""
+    fill: str = ""
+    classes: str = ""
+    key: str | None = None
+
+    def to_json(self) -> list[str]:
+        data = [self.text, self.fill, self.classes]
+        if self.key is not None and self.key != self.text:
+            data.append(self.key)
+        while data and not data[-1]:
+            data.pop()
+        return data
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A titled rectangle of cells, row-major."""
+
+    title: str
+    rows: int
+    cols: int
+    cells: tuple[Cell, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "cols": self.cols, "cells": [c.to_json() for c in self.cells]}
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What one step of a replay shows."""
+
+    label: str
+    grids: tuple[Grid, ...]
+    text: str
+    notes: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "grids": [g.to_json() for g in self.grids], "notes": list(self.notes)}
+
+
+def get(game: str, referee: Any, initial: Any, seats: list[str]) -> Any:
+    """The view of ``game`` for one replay (a fresh object: views remember who
+    painted what)."""
+    return _module(game).View(referee, initial, seats)
+
+
+def _module(game: str) -> Any:
+    try:
+        return import_module(f"arena.views.{_MODULES[game]}")
+    except KeyError:
+        raise LookupError(f"no replay view for game {game!r}; views exist for: {', '.join(sorted(_MODULES))}") \
+            from None
+
+
+def seat_name(seats: list[str], seat: int) -> str:
+    """A seat's bot, as labels name it."""
+    return seats[seat] if seat < len(seats) else f"seat {seat}"
+
+
+def legend(game: str) -> str:
+    """What the colours and marks of a game's drawing mean."""
+    return _module(game).View.legend
