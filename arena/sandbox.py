@@ -733,6 +733,7 @@ class Runner:
         if not keep:
             self.session.close()
         elif self.session.reset():
+            _close_at_exit()
             _kept[self.key] = self.session
             while len(_kept) > KEEP:
                 _kept.pop(next(iter(_kept))).close()
@@ -750,8 +751,18 @@ def close_kept() -> None:
         _kept.pop(next(iter(_kept))).close()
 
 
-multiprocessing.util.Finalize(None, close_kept, exitpriority=10)
-atexit.register(close_kept)
+_registered: int | None = None  # the pid that registered close_kept to run at its exit
+
+
+def _close_at_exit() -> None:
+    """Close the kept sandboxes when this process exits: atexit for the main
+    process, a multiprocessing finaliser for a pool's worker (which ends with
+    os._exit after running those; the parent's registrations are cleared in it)."""
+    global _registered
+    if _registered != os.getpid():
+        _registered = os.getpid()
+        multiprocessing.util.Finalize(None, close_kept, exitpriority=10)
+        atexit.register(close_kept)
 
 
 def sandboxed_compiler(sandbox: Sandbox):

@@ -25,7 +25,7 @@ from arena.boards import Board
 from arena.bots import Bot
 from arena.match import GameSpec, play
 from arena.process import Limits
-from arena.sandbox import Sandbox
+from arena.sandbox import Sandbox, close_kept
 from arena.store import Store
 from referees.base import Referee
 
@@ -170,6 +170,7 @@ def _stop(signum: int, frame: object) -> None:
         return
     _stopping = True
     if not _playing:
+        close_kept()  # the sandboxes kept for later games: killed and reaped here, not left to an ancestor
         os._exit(128 + signum)  # idle: no bot to kill, and no traceback from the pool's loop
     raise _Stopped(signum)
 
@@ -183,6 +184,7 @@ def play_in_worker(referee: Referee, spec: GameSpec, state: Any, limits: Limits,
         _playing = True
         return play(referee, spec, state, limits, sandbox=sandbox)
     except _Stopped as stop:
+        close_kept()
         os._exit(128 + stop.args[0])
     finally:
         _playing = False
