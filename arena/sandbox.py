@@ -629,7 +629,8 @@ class _Move:
         session = self.session
         memory, tree, ticks = 0, self._tree(), 0
         if self.main is None and tree:
-            self.main = min(tree)  # the bot: the supervisor's first child (orphans come later)
+            # the bot: at its first sample, the supervisor's only child (orphans are adopted later)
+            self.main = min(children(session.inner) or tree)
         self.waited = max(self.waited, run_delay(self.main))
         for pid in tree:
             info = stat(pid)
