@@ -627,6 +627,9 @@ class _Move:
     def sample(self) -> str | None:
         """Measure the bot's processes; the limit broken, if any."""
         session = self.session
+        # The supervisor's count of reaped CPU first, then its live processes: a bot reaped between the
+        # two reads is then counted in neither (for one sample), never in both.
+        inner = stat(session.inner) if session.inner else None
         memory, tree, ticks = 0, self._tree(), 0
         if self.main is None and tree:
             # the bot: at its first sample, the supervisor's only child (orphans are adopted later)
@@ -638,7 +641,6 @@ class _Move:
                 self.seen[pid] = max(self.seen.get(pid, 0), info.own)
                 ticks += info.own + info.children
                 memory += info.memory
-        inner = stat(session.inner) if session.inner else None
         reaped = (inner.children - self.reaped_start) if inner else 0
         cpu = max((ticks + reaped) / CLOCK, sum(self.seen.values()) / CLOCK)
         if session.cgroup is not None:
