@@ -187,3 +187,31 @@ def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path):
     assert first[:2] == ("ok", "['game.in']") and second[:2] == ("ok", "['game.in']")
     assert second[2] is first[2]  # the same sandbox, emptied
     assert not [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == ["/usr/bin/sleep", "60"]]
+
+
+def test_a_bot_reaped_during_a_sample_is_not_counted_twice(monkeypatch):
+    """The supervisor may reap the bot between two reads of one sample: its CPU
+    must then be counted once at most (it was counted twice under load)."""
+    from types import SimpleNamespace
+
+    from arena import sandbox as S
+    from arena.process import CLOCK
+
+    reaped = []
+    bot_ticks = int(0.85 * CLOCK)
+
+    def stat(pid):
+        if pid == 1:  # the supervisor: its reaped children's CPU
+            return SimpleNamespace(own=0, children=bot_ticks if reaped else 0, memory=0)
+        reaped.append(pid)  # the supervisor reaps the bot just after the arena read its stat
+        return SimpleNamespace(own=bot_ticks, children=0, memory=2**20)
+
+    monkeypatch.setattr(S, "stat", stat)
+    monkeypatch.setattr(S, "children", lambda pid: {2} if pid == 1 else set())
+    monkeypatch.setattr(S, "run_delay", lambda pid: 0.0)
+    move = S._Move.__new__(S._Move)
+    move.session = SimpleNamespace(inner=1, cgroup=None)
+    move.limits, move.seen, move.reaped_start, move.main, move.waited = Limits(), {}, 0, None, 0.0
+    move.sampled_cpu, move.peak = 0.0, 0
+    assert move.sample() is None
+    assert move.sampled_cpu == pytest.approx(bot_ticks / CLOCK)
