@@ -71,6 +71,18 @@ class Store:
                 raise ArenaError(f"{path!s}:{number}: not a JSON game record: {line[:80]!r}") from None
         return records
 
+    def count(self) -> int:
+        """How many games are recorded (complete lines), read in chunks: no
+        record is parsed or kept, so it is cheap at any size."""
+        path = self.games_path
+        if not path.exists():
+            return 0
+        lines = 0
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                lines += chunk.count(b"\n")
+        return lines
+
     # ------------------------------------------------------------ writing
     def start(self, config: dict[str, Any], *, overwrite: bool) -> list[dict[str, Any]]:
         """Create the folder or reopen it for a resume; returns the games

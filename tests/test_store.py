@@ -57,3 +57,14 @@ def test_resume_ignores_where_files_were_found_but_not_their_content(tmp_path):
     changed = {**config, "bots": [{"name": "a", "path": "/x/a.py", "sha256": "3"}]}
     with pytest.raises(ArenaError, match="'bots' was"):
         store.start(changed, overwrite=False)
+
+
+def test_count_of_games_reads_no_record_and_skips_a_torn_line(tmp_path):
+    store = Store(tmp_path / "t")
+    assert store.count() == 0
+    store.start({"game": "paint"}, overwrite=False)
+    for number in range(3):
+        store.append({"id": str(number)})
+    with open(store.games_path, "a") as handle:
+        handle.write('{"id": "torn')  # the arena killed mid-write
+    assert store.count() == len(store.records()) == 3

@@ -259,7 +259,7 @@ def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Nam
     except _Decided as decided:
         result = decided.args[0]
     except KeyboardInterrupt:
-        print(f"\narena: interrupted; {len(match.store.records())} games are recorded in {match.store.folder}. "
+        print(f"\narena: interrupted; {match.store.count()} games are recorded in {match.store.folder}. "
               f"Resume with: {resume}", file=sys.stderr)
         return 130
     print(tables.verdict(result, match.a, match.b))

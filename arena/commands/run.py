@@ -157,10 +157,10 @@ def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, n
     except ArenaError as exc:
         if not args.cluster:
             raise
-        raise ArenaError(f"{exc}\n{len(store.records())} games are recorded in {store.folder}. "
+        raise ArenaError(f"{exc}\n{store.count()} games are recorded in {store.folder}. "
                          f"Resume with: {resume}") from None
     except KeyboardInterrupt:
-        played = len(store.records())
+        played = store.count()
         print(f"\narena: interrupted; {played} games are recorded in {store.folder}. "
               f"Resume with: {resume}", file=sys.stderr)
         return 130
