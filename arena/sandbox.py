@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import dataclasses
 import errno
 import json
 import multiprocessing.util
@@ -49,7 +50,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena import supervisor
@@ -81,6 +82,9 @@ NOBODY = 65534
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime")
 #: Memory of the sandbox beyond the bot's own limit, for the supervisor and the two tmpfs.
 OVERHEAD = 64 * 2**20
+#: Bytes of a tmpfs taken by what is not the bot's files (folders leading to binds), and of a full
+#: one left unused (less than a block or two): within this, a folder counts as empty, or as full.
+DISK_SLACK = 2**16
 #: Seconds a sandbox may take to start.
 START = 20.0
 _SUPERVISOR = str(Path(supervisor.__file__).resolve())
@@ -106,7 +110,7 @@ class Sandbox:
     cgroup_roots: tuple[tuple[str, str], ...] = ()  # (controller or "", folder to create groups under)
     disk: int = 16 * 2**20  # bytes of the bot's folder, and of its /tmp
     binds: tuple[str, ...] = ()  # host folders bound read-only at the same path
-    extra_options: tuple[str, ...] = field(default=())
+    extra_options: tuple[str, ...] = ()  # more bwrap options (tests use it to make the start fail)
 
     def describe(self) -> str:
         """One line: which sandbox and which accounting are in force."""
@@ -167,7 +171,7 @@ def configure(*, uid: int | None = None, disk: int = 16 * 2**20, cgroups: bool =
     if cgroups:
         kind, roots = _cgroup_roots()
         if kind:
-            sandbox = Sandbox(**{**sandbox.__dict__, "cgroups": kind, "cgroup_roots": roots})
+            sandbox = dataclasses.replace(sandbox, cgroups=kind, cgroup_roots=roots)
             _remove_stale(roots)
     return sandbox
 
@@ -506,7 +510,7 @@ class Session:
             return False
         supervisor.send(self.requests, {"reset": True})
         reply, _ = self._await_reply(time.monotonic() + START)
-        if not reply or not reply.get("reset") or max(reply["disk"]) > 2**16:
+        if not reply or not reply.get("reset") or max(reply["disk"]) > DISK_SLACK:
             self.close()
             return False
         return True
@@ -596,7 +600,7 @@ class _Move:
         reply, problem = session._await_reply(started + limits.wall_cap, on_tick=self)
         ended = time.monotonic()
         if reply is None:
-            self.killed = {"wall": "wall"}.get(problem, problem or "gone")
+            self.killed = problem or "gone"
         self._collect()
         return self._invocation(reply, ended - started)
 
@@ -610,11 +614,9 @@ class _Move:
         capture.add(bytes(data))
 
     def _collect(self) -> None:
-        proc = self.session.proc
-        for fd, capture in ((proc.stdout.fileno(), self.out), (proc.stderr.fileno(), self.err)):
-            data = bytearray()
-            Session._read_into(fd, data)
-            capture.add(bytes(data))
+        """What the bot wrote that is still in the pipes."""
+        for stream in (self.session.proc.stdout, self.session.proc.stderr):
+            self.output(stream.fileno())
 
     def _tree(self) -> list[int]:
         tree, stack = [], list(children(self.session.inner)) if self.session.inner else []
@@ -689,7 +691,8 @@ class _Move:
             verdict = ("crash", f"cannot execute {self.command[0]!r}: {reply['exec_error']}")
         if verdict is None:
             disk = reply.get("disk", [0, 0])
-            full = [where for where, used in zip((HOME, "/tmp"), disk) if used >= self.session.sandbox.disk - 2**16]
+            full = [where for where, used in zip((HOME, "/tmp"), disk)
+                    if used >= self.session.sandbox.disk - DISK_SLACK]
             if full:
                 limit = self.session.sandbox.disk // 2**20
                 verdict = ("crash", f"{' and '.join(full)} reached the disk limit of {limit} MiB")
