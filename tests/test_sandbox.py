@@ -162,7 +162,7 @@ def test_a_sandbox_that_cannot_start_is_a_clear_error(sandbox):
 
 
 def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path):
-    from arena.sandbox import Runner
+    from arena.sandbox import Runner, close_kept
 
     bot = tmp_path / "keeper.py"
     bot.write_text(textwrap.dedent("""
@@ -178,11 +178,14 @@ def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path):
     """))
     tmp_path.chmod(0o755)
     seen = []
-    for _ in range(2):
-        runner = Runner(sandbox, [str(tmp_path)], tmp_path / "unused", Limits(cpu=2.0))
-        result = runner.run([sys.executable, "-P", str(bot)], {"game.in": ""})
-        seen.append((result.verdict, result.output, runner.session))
-        runner.close()
+    try:
+        for _ in range(2):
+            runner = Runner(sandbox, [str(tmp_path)], tmp_path / "unused", Limits(cpu=2.0))
+            result = runner.run([sys.executable, "-P", str(bot)], {"game.in": ""})
+            seen.append((result.verdict, result.output, runner.session))
+            runner.close()
+    finally:
+        close_kept()  # this test's process keeps no sandbox for later tests
     (first, second) = seen
     assert first[:2] == ("ok", "['game.in']") and second[:2] == ("ok", "['game.in']")
     assert second[2] is first[2]  # the same sandbox, emptied
