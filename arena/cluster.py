@@ -59,7 +59,7 @@ from arena.errors import ArenaError
 from arena.match import GameSpec, play
 from arena.process import Limits
 from arena.sandbox import Sandbox
-from arena.tournament import Tournament, play_in_worker, worker_init
+from arena.tournament import Todo, Tournament, play_in_worker, worker_init
 from referees.base import Referee
 
 log = logging.getLogger("arena.cluster")
@@ -263,7 +263,7 @@ class Cluster:
     timeout: float = CONNECT_TIMEOUT
     compilers: Compilers = field(default_factory=Compilers)  # the client's compilers and flags, used on the workers
 
-    def play_all(self, tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: int
+    def play_all(self, tournament: Tournament, todo: Todo, jobs: int
                  ) -> Iterator[dict[str, Any]]:
         """The records of the games ``todo``, as their tasks finish on the cluster
         (``jobs`` is the least number of games kept queued)."""
@@ -306,7 +306,7 @@ class Cluster:
         workers = client.scheduler_info()["workers"].values()
         return int(sum(w.get("resources", {}).get(RESOURCE, 0) for w in workers))
 
-    def _play(self, client: Any, tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: int
+    def _play(self, client: Any, tournament: Tournament, todo: Todo, jobs: int
               ) -> Iterator[dict[str, Any]]:
         from distributed import as_completed
 
@@ -341,13 +341,13 @@ class Cluster:
             submit(max(jobs, QUEUED_PER_SLOT * slots) - pending.count())
 
     @staticmethod
-    def _send_once(client: Any, tournament: Tournament, todo: list[tuple[GameSpec, Any]]) -> dict[Any, Any]:
+    def _send_once(client: Any, tournament: Tournament, todo: Todo) -> dict[Any, Any]:
         """Futures of the bots' files and of the boards, each sent to the cluster once."""
         held: dict[Any, Any] = {}
         for bot in tournament.bots:
             shipped = ship(bot)
             held[bot.name] = client.submit(_hold, shipped, key=f"arena-bot-{bot.name}-{shipped.key}")
-        for board in {spec.board.name: spec.board for spec, _ in todo}.values():
+        for board in todo.boards():
             held[("board", board.name)] = client.submit(_hold, board, key=f"arena-board-{board.sha256}")
         return held
 

@@ -44,25 +44,35 @@ class Replay:
 
 
 # ---------------------------------------------------------------- finding a game
-def find_game(records: list[dict[str, Any]], game: str | None = None, *, board: str | None = None,
+def find_game(store: Store, game: str | None = None, *, board: str | None = None,
               seats: list[str] | None = None, fault: bool = False) -> dict[str, Any]:
     """The record chosen by id, by board and seats, or the first with a fault
-    (with none of these: the only game, or an error listing some ids)."""
-    if not records:
+    (with none of these: the only game, or an error listing some ids).  The
+    records are searched as a stream of summaries; only the chosen game's
+    record is read whole."""
+    recorded, chosen, first_ids, chosen_ids = 0, 0, [], []
+    for summary in store.summaries():
+        recorded += 1
+        if len(first_ids) < 20:
+            first_ids.append(summary.id)
+        if ((game is None or summary.id == game) and (board is None or summary.board.name == board)
+                and (seats is None or summary.seats == seats) and (not fault or summary.fault)):
+            chosen += 1
+            if len(chosen_ids) < 20:
+                chosen_ids.append(summary.id)
+            if fault:
+                break  # the first with a fault
+    if not recorded:
         raise ArenaError("no game is recorded yet")
-    chosen = [r for r in records if (game is None or r["id"] == game)
-              and (board is None or r["board"]["name"] == board)
-              and (seats is None or r["seats"] == seats)
-              and (not fault or r.get("fault"))]
-    if len(chosen) == 1 or (chosen and fault):
-        return chosen[0]
+    if chosen == 1:
+        return store.record(chosen_ids[0])
     wanted = " ".join(filter(None, [game and f"id {game!r}", board and f"board {board!r}",
                                     seats and f"seats {','.join(seats)}", fault and "a fault"]))
-    ids = "\n  ".join(r["id"] for r in (chosen or records)[:20])
+    ids = "\n  ".join(chosen_ids or first_ids)
     if not chosen:
         raise ArenaError(f"no recorded game has {wanted}; games are, for example:\n  {ids}")
     which = f"match {wanted}" if wanted else "are recorded"
-    raise ArenaError(f"{len(chosen)} games {which}; name one (by id, --board and --seats, or --fault):\n  {ids}")
+    raise ArenaError(f"{chosen} games {which}; name one (by id, --board and --seats, or --fault):\n  {ids}")
 
 
 def board_path(store: Store, entry: dict[str, Any]) -> Path:

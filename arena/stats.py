@@ -200,6 +200,10 @@ class Sprt:
 PRIOR_DRAWS = 1.0
 #: Bootstrap replicates for the rating intervals.
 REPLICATES = 1000
+#: Replicates fitted at once: the fit holds several arrays of CHUNK x n x n
+#: floats (about 1.3 MB each for 40 players), so memory stays small however
+#: many replicates are asked for.
+CHUNK = 100
 
 
 @dataclass(frozen=True)
@@ -216,12 +220,14 @@ class Rating:
 @dataclass(frozen=True)
 class Cluster:
     """The games of one board between players i and j (normally the two
-    games of a pair): i's total score and the number of games."""
+    games of a pair): i's total score and the number of games; ``count``
+    clusters alike (the tables count clusters by kind, not one by one)."""
 
     i: int
     j: int
     score: float
     games: int
+    count: int = 1
 
 
 def fit_elo(scores: np.ndarray, games: np.ndarray, prior: float = PRIOR_DRAWS) -> np.ndarray:
@@ -260,28 +266,32 @@ def _tables(n: int, clusters: Sequence[Cluster]) -> tuple[np.ndarray, np.ndarray
 
     scores, games = np.zeros((n, n)), np.zeros((n, n))
     for c in clusters:
-        scores[c.i, c.j] += c.score
-        scores[c.j, c.i] += c.games - c.score
-        games[c.i, c.j] += c.games
-        games[c.j, c.i] += c.games
+        scores[c.i, c.j] += c.count * c.score
+        scores[c.j, c.i] += c.count * (c.games - c.score)
+        games[c.i, c.j] += c.count * c.games
+        games[c.j, c.i] += c.count * c.games
     return scores, games
 
 
-def _resample(n: int, clusters: Sequence[Cluster], replicates: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _resample(n: int, clusters: Sequence[Cluster], replicates: int, rng: np.random.Generator
+              ) -> tuple[np.ndarray, np.ndarray]:
     """Bootstrap tables: for each pair of players, its clusters drawn with
-    replacement as many times as it has them (so every pair keeps its weight)."""
+    replacement as many times as it has them (so every pair keeps its weight).
+    Clusters alike are drawn together: how many of each kind a replicate
+    holds is multinomial, with the kinds' shares as probabilities, which is
+    the same law as drawing the clusters one by one."""
     import numpy as np
 
-    rng = np.random.default_rng(seed)
     scores, games = np.zeros((replicates, n, n)), np.zeros((replicates, n, n))
     by_pair: dict[tuple[int, int], list[Cluster]] = {}
     for c in clusters:
         by_pair.setdefault((c.i, c.j) if c.i < c.j else (c.j, c.i), []).append(c)
     for (i, j), group in sorted(by_pair.items()):
         own = np.array([c.score if c.i == i else c.games - c.score for c in group])
-        count = np.array([c.games for c in group], dtype=float)
-        pick = rng.integers(0, len(group), size=(replicates, len(group)))
-        s, g = own[pick].sum(axis=1), count[pick].sum(axis=1)
+        length = np.array([c.games for c in group], dtype=float)
+        weight = np.array([c.count for c in group], dtype=float)
+        drawn = rng.multinomial(int(weight.sum()), weight / weight.sum(), size=replicates)
+        s, g = drawn @ own, drawn @ length
         scores[:, i, j] += s
         scores[:, j, i] += g - s
         games[:, i, j] += g
@@ -302,7 +312,9 @@ def rate(n: int, clusters: Sequence[Cluster], *, confidence: float = 0.95, repli
 
     scores, games = _tables(n, clusters)
     elo = fit_elo(scores, games)
-    boot = fit_elo(*_resample(n, clusters, replicates, seed))
+    rng = np.random.default_rng(seed)
+    boot = np.concatenate([fit_elo(*_resample(n, clusters, min(CHUNK, replicates - start), rng))
+                           for start in range(0, replicates, CHUNK)])
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
     order = sorted(range(n), key=lambda k: -elo[k])
@@ -322,17 +334,40 @@ class MeanEstimate:
     high: float | None
 
 
+@dataclass
+class Moments:
+    """The count, mean and sum of squared deviations of values seen one at a
+    time (Welford's update: no value is kept, and no large sums cancel)."""
+
+    count: int = 0
+    mean: float = 0.0
+    squares: float = 0.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        delta = value - self.mean
+        self.mean += delta / self.count
+        self.squares += delta * (value - self.mean)
+
+
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> MeanEstimate:
     """The mean of ``values`` with Student's t interval
     ``mean -+ t_{n-1} s / sqrt(n)`` (s the sample standard deviation)."""
-    import scipy.stats
+    moments = Moments()
+    for value in values:
+        moments.add(value)
+    return mean_interval_of(moments, confidence)
 
-    if not values:
+
+def mean_interval_of(moments: Moments, confidence: float = 0.95) -> MeanEstimate:
+    """``mean_interval`` of the values whose ``Moments`` these are."""
+    import scipy.special  # the t quantile; scipy.stats would double the memory of arena show
+
+    n = moments.count
+    if not n:
         raise ValueError("no values to average")
-    n = len(values)
-    mean = sum(values) / n
     if n < 2:
-        return MeanEstimate(mean, None, None)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = float(scipy.stats.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
-    return MeanEstimate(mean, mean - half, mean + half)
+        return MeanEstimate(moments.mean, None, None)
+    sd = math.sqrt(max(moments.squares, 0.0) / (n - 1))
+    half = float(scipy.special.stdtrit(n - 1, 0.5 + confidence / 2)) * sd / math.sqrt(n)
+    return MeanEstimate(moments.mean, moments.mean - half, moments.mean + half)

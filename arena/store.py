@@ -7,6 +7,14 @@
   still being played.  A torn last line (the arena killed mid-write) is
   ignored on reading and cut off before the next append.
 - ``arena.log``: the log; ``tables.txt``: the tables of the last run or show.
+
+Records are read as a stream, one line at a time, so that a tournament of a
+million games is shown or resumed in constant memory: ``summaries`` decodes
+only what the tables need (``Summary``), ``ids`` only the game ids (what a
+resume needs), ``iter_records`` whole records.  The partial reads use
+msgspec's typed JSON decoder, which skips the fields it is not asked for
+(the moves: nearly all of a record) without building them: about ten times
+the speed of ``json.loads`` on real records.
 """
 
 from __future__ import annotations
@@ -14,8 +22,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import msgspec
 
 from arena.errors import ArenaError
 
@@ -23,6 +34,49 @@ CONFIG = "tournament.json"
 GAMES = "games.jsonl"
 LOG = "arena.log"
 TABLES = "tables.txt"
+
+
+class BoardName(msgspec.Struct):
+    name: str
+    sha256: str = ""
+
+
+class Result(msgspec.Struct):
+    winner: int | None = None
+    score: float | None = None
+
+
+class Fault(msgspec.Struct):
+    seat: int
+    verdict: str
+
+
+class Summary(msgspec.Struct):
+    """What the tables read of a game record (``arena.match.play`` writes
+    it): who sat where on which board, the points, the outcome and the
+    first fault."""
+
+    board: BoardName
+    seats: list[str]
+    outcome: Result
+    id: str = ""
+    points: list[float] | None = None  # two-player games only
+    fault: Fault | None = None
+
+    @classmethod
+    def of(cls, record: dict[str, Any] | Summary) -> Summary:
+        """The summary of a record held in memory (a dict, as ``play`` returns it)."""
+        return record if isinstance(record, Summary) else msgspec.convert(record, cls)
+
+
+class _Id(msgspec.Struct):
+    id: str
+
+
+_Read = TypeVar("_Read")
+_ID_START = b'{"id":"'
+_SUMMARY = msgspec.json.Decoder(Summary)
+_ID = msgspec.json.Decoder(_Id)
 
 
 class Store:
@@ -53,23 +107,47 @@ class Store:
             raise ArenaError(f"cannot read {str(path)!r}: {exc}") from None
 
     def records(self) -> list[dict[str, Any]]:
-        """The finished games, in the order they were recorded (a torn last
-        line is skipped; a corrupt line elsewhere is an error naming it)."""
+        """The finished games, whole, in the order they were recorded (all in
+        memory: for a few games; ``iter_records`` streams them)."""
+        return list(self.iter_records())
+
+    def iter_records(self) -> Iterator[dict[str, Any]]:
+        """The finished games, whole, one at a time (a torn last line is
+        skipped; a corrupt line elsewhere is an error naming it)."""
+        return self._read(json.loads)
+
+    def summaries(self) -> Iterator[Summary]:
+        """What the tables need of each finished game, one at a time."""
+        return self._read(_SUMMARY.decode)
+
+    def ids(self) -> Iterator[str]:
+        """The ids of the finished games (what a resume needs), one at a time.
+        A line as ``append`` writes it starts with its id (``{"id":"...",``),
+        which is read from there without parsing the rest of the line (the
+        tables, read at the end of every run, parse it); any other line is
+        decoded."""
+        return self._read(_id_of)
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        """The whole record of one game (the first of this id): only its line is read whole."""
+        for found, line in self._read(lambda line: (_ID.decode(line), line)):
+            if found.id == game_id:
+                return json.loads(line)
+        raise ArenaError(f"no game {game_id!r} is recorded in {str(self.games_path)!r}")
+
+    def _read(self, decode: Any) -> Iterator[_Read]:
         path = self.games_path
         if not path.exists():
-            return []
-        lines = path.read_bytes().split(b"\n")
-        records = []
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except ValueError:
-                if number == len(lines):  # the last line, without its newline: an interrupted write
-                    continue
-                raise ArenaError(f"{path!s}:{number}: not a JSON game record: {line[:80]!r}") from None
-        return records
+            return
+        with open(path, "rb") as handle:
+            for number, line in enumerate(handle, start=1):
+                try:
+                    yield decode(line)
+                except (ValueError, msgspec.DecodeError) as exc:
+                    if not line.strip() or not line.endswith(b"\n"):  # blank, or torn: the arena killed mid-write
+                        continue
+                    raise ArenaError(f"{path!s}:{number}: not a game record ({_reason(exc)}): "
+                                     f"{line[:80]!r}") from None
 
     def count(self) -> int:
         """How many games are recorded (complete lines), read in chunks: no
@@ -84,10 +162,10 @@ class Store:
         return lines
 
     # ------------------------------------------------------------ writing
-    def start(self, config: dict[str, Any], *, overwrite: bool) -> list[dict[str, Any]]:
-        """Create the folder or reopen it for a resume; returns the games
-        already recorded.  A different configuration is refused unless
-        ``overwrite``, which discards the old records."""
+    def start(self, config: dict[str, Any], *, overwrite: bool) -> None:
+        """Create the folder or reopen it for a resume (its games are read
+        with ``ids`` or ``summaries``).  A different configuration is refused
+        unless ``overwrite``, which discards the old records."""
         path = self.folder / CONFIG
         if path.exists():
             old = self.config()
@@ -104,7 +182,6 @@ class Store:
         if not path.exists():
             _write_atomic(path, json.dumps(config, indent=2) + "\n")
         self._cut_torn_line()
-        return self.records()
 
     def append(self, record: dict[str, Any]) -> None:
         """Append one finished game and force it to disk."""
@@ -125,10 +202,40 @@ class Store:
         path = self.games_path
         if not path.exists():
             return
-        data = path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            with open(path, "r+b") as handle:
-                handle.truncate(data.rfind(b"\n") + 1)
+        with open(path, "r+b") as handle:
+            end = handle.seek(0, os.SEEK_END)
+            if end == 0:
+                return
+            handle.seek(end - 1)
+            if handle.read(1) == b"\n":
+                return
+            # Back to the last newline, a block at a time (the torn line is short next to the file).
+            position = end
+            while position > 0:
+                start = max(0, position - (1 << 16))
+                handle.seek(start)
+                block = handle.read(position - start)
+                newline = block.rfind(b"\n")
+                if newline >= 0:
+                    handle.truncate(start + newline + 1)
+                    return
+                position = start
+            handle.truncate(0)
+
+
+def _id_of(line: bytes) -> str:
+    """The id of a record's line: read at its start, or decoded if the line is of another shape."""
+    if line.startswith(_ID_START):
+        end = line.find(b'"', len(_ID_START))
+        if end > 0 and line[end + 1:end + 2] == b"," and b"\\" not in line[len(_ID_START):end]:
+            return line[len(_ID_START):end].decode()
+    return _ID.decode(line).id
+
+
+def _reason(exc: Exception) -> str:
+    """Why a line is not a record, in a few words (msgspec names the field: "at `$.seats[0]`")."""
+    text = str(exc).split("\n")[0]
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _identity(config: dict[str, Any]) -> dict[str, Any]:

@@ -4,6 +4,10 @@ Two-player games: standings, ratings, a crosstable of points between each
 pair, and points per board.  Single-player games: a score table per board with
 totals, faults marked, and each bot's mean score with its interval.  A match
 of two (``arena match``): its pentanomial line and verdict.
+
+The figures are accumulated one record at a time (``Tally``), so a
+tournament's tables take memory in its bots and boards, not in its games:
+``arena show`` streams a million records through one ``Tally``.
 """
 
 from __future__ import annotations
@@ -12,38 +16,44 @@ import csv
 import io
 import json
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from tabulate import tabulate
 
 from arena import stats
+from arena.store import Summary
 
 #: Formats of machine-readable tables, besides tabulate's.
 DATA_FORMATS = ("csv", "json")
 FAULTS = ("time-limit", "memory-limit", "crash", "no-output", "bad-output", "illegal")
 
+#: A game record as the tables take it: a dict as ``arena.match.play`` returns
+#: it, or its ``Summary`` as ``Store.summaries`` reads it.
+Record = dict[str, Any] | Summary
 
-def render(config: dict[str, Any], records: list[dict[str, Any]], fmt: str = "simple") -> str:
-    """All the tables of a tournament as text, with a heading line each."""
+
+def render(config: dict[str, Any], records: Iterable[Record] | Tally, fmt: str = "simple") -> str:
+    """All the tables of a tournament as text, with a heading line each
+    (``records`` is read once, as a stream)."""
     if config.get("match"):
         return render_match(config, records, fmt)
-    bots = [b["name"] for b in config["bots"]]
-    boards = [b["name"] for b in config["boards"]]
+    tally = Tally.of(config, records)
     expected = _expected_games(config)
-    head = f"{config['game']}: {len(records)} of {expected} games played"
-    if len(records) < expected:
+    head = f"{config['game']}: {tally.played} of {expected} games played"
+    if tally.played < expected:
         head += " (unfinished: run the same command again to resume)"
     parts = [head]
-    by_rate = len(records) < expected
+    by_rate = tally.played < expected
     if config["players"] == 1:
-        parts += [_scores_heading(by_rate), score_table(bots, boards, records, fmt, by_rate=by_rate)]
-        parts += [MEANS_TITLE, mean_scores(bots, records, fmt)]
+        parts += [_scores_heading(by_rate), tally.score_table(fmt, by_rate=by_rate),
+                  MEANS_TITLE, tally.mean_scores(fmt)]
     else:
         parts += [
-            _standings_heading(by_rate), standings(bots, records, fmt, by_rate=by_rate),
-            "Crosstable (points of the row bot against the column bot)", crosstable(bots, records, fmt),
-            RATINGS_TITLE, ratings(bots, records, fmt),
-            "Points per board", per_board(bots, boards, records, fmt),
+            _standings_heading(by_rate), tally.standings(fmt, by_rate=by_rate),
+            CROSSTABLE_TITLE, tally.crosstable(fmt),
+            RATINGS_TITLE, tally.ratings(fmt),
+            PER_BOARD_TITLE, tally.per_board(fmt),
         ]
     return "\n\n".join(parts) + "\n"
 
@@ -80,21 +90,19 @@ def _value(cell: Any) -> Any:
     return cell
 
 
-def data(config: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+def data(config: dict[str, Any], records: Iterable[Record] | Tally) -> dict[str, Any]:
     """Every table of a tournament as data: ``{"game", "played", "expected",
     "tables": {name: {"title", "headers", "rows"}}}`` (what ``--format json`` prints)."""
-    bots = [b["name"] for b in config["bots"]]
-    boards = [b["name"] for b in config["boards"]]
+    tally = Tally.of(config, records)
     if config["players"] == 1:
-        made = {"scores": ("Scores", score_table(bots, boards, records, "json")),
-                "means": (MEANS_TITLE, mean_scores(bots, records, "json"))}
+        made = {"scores": ("Scores", tally.score_table("json")),
+                "means": (MEANS_TITLE, tally.mean_scores("json"))}
     else:
-        made = {"standings": ("Standings", standings(bots, records, "json")),
-                "crosstable": ("Crosstable (points of the row bot against the column bot)",
-                               crosstable(bots, records, "json")),
-                "ratings": (RATINGS_TITLE, ratings(bots, records, "json")),
-                "per_board": ("Points per board", per_board(bots, boards, records, "json"))}
-    return {"game": config["game"], "played": len(records), "expected": _expected_games(config),
+        made = {"standings": ("Standings", tally.standings("json")),
+                "crosstable": (CROSSTABLE_TITLE, tally.crosstable("json")),
+                "ratings": (RATINGS_TITLE, tally.ratings("json")),
+                "per_board": (PER_BOARD_TITLE, tally.per_board("json"))}
+    return {"game": config["game"], "played": tally.played, "expected": _expected_games(config),
             "tables": {name: {"title": title, **json.loads(text)} for name, (title, text) in made.items()}}
 
 
@@ -126,43 +134,6 @@ def _rate_key(total: float, games: int) -> float:
     return float("-inf") if rate is None else rate
 
 
-# ------------------------------------------------------------- two players
-def standings(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple", *, by_rate: bool = False) -> str:
-    """Rank, points, games, wins, draws, losses, faults by verdict, score %.
-
-    Ranked by points, then wins; ``by_rate`` (an unfinished tournament): by
-    points per game played, then wins per game, with a column for it."""
-    stats = {bot: Counter() for bot in bots}
-    faults: dict[str, Counter] = {bot: Counter() for bot in bots}
-    for record in records:
-        for seat, bot in enumerate(record["seats"]):
-            s = stats.setdefault(bot, Counter())
-            s["points"] += record["points"][seat]
-            s["games"] += 1
-            winner = record["outcome"]["winner"]
-            s["wins" if winner == seat else "draws" if winner is None else "losses"] += 1
-        fault = record.get("fault")
-        if fault:
-            faults.setdefault(record["seats"][fault["seat"]], Counter())[fault["verdict"]] += 1
-    if by_rate:
-        keys = {b: (_rate_key(stats[b]["points"], stats[b]["games"]), _rate_key(stats[b]["wins"], stats[b]["games"]))
-                for b in stats}
-    else:
-        keys = {b: (stats[b]["points"], stats[b]["wins"]) for b in stats}
-    order = sorted(stats, key=lambda b: (tuple(-k for k in keys[b]), b))
-    rows = []
-    for bot in order:
-        s = stats[bot]
-        pct = 100 * s["points"] / (3 * s["games"]) if s["games"] else 0.0
-        rate = _per_game(s["points"], s["games"])
-        rows.append([_rank(order, keys, bot), bot, _number(s["points"]), s["games"]]
-                    + ([_rate_text(rate)] if by_rate else [])
-                    + [s["wins"], s["draws"], s["losses"], _fault_text(faults.get(bot, Counter())), f"{pct:.1f}"])
-    headers = ["#", "bot", "points", "games", *(["points/game"] if by_rate else []), "won", "drawn", "lost",
-               "faults", "score %"]
-    return _format(rows, headers, fmt)
-
-
 def _rate_text(rate: float | None) -> str:
     return "" if rate is None else f"{rate:.2f}"
 
@@ -176,112 +147,301 @@ def _fault_text(counts: Counter) -> str:
     return ", ".join(f"{verdict} {counts[verdict]}" for verdict in FAULTS if counts[verdict]) or "-"
 
 
-def crosstable(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
-    points: dict[tuple[str, str], float] = defaultdict(float)
-    played: set[tuple[str, str]] = set()
-    for record in records:
-        a, b = record["seats"]
-        points[a, b] += record["points"][0]
-        points[b, a] += record["points"][1]
-        played |= {(a, b), (b, a)}
-    rows = [[bot] + ["x" if bot == other else _number(points[bot, other]) if (bot, other) in played else ""
-                     for other in bots] for bot in bots]
-    return _format(rows, ["bot"] + bots, fmt)
+def _signed(value: float) -> str:
+    return f"{value:+.0f}"
 
 
-def per_board(bots: list[str], boards: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
-    """Points per bot and board, and the total; a board on which a bot has
-    played no game yet (an unfinished tournament) is an empty cell."""
-    points: dict[tuple[str, str], float] = defaultdict(float)
-    for record in records:
-        for seat, bot in enumerate(record["seats"]):
-            points[bot, record["board"]["name"]] += record["points"][seat]
-    rows = [[bot] + [_number(points[bot, board]) if (bot, board) in points else "" for board in boards]
-            + [_number(sum(points.get((bot, b), 0.0) for b in boards))] for bot in bots]
-    return _format(rows, ["bot"] + boards + ["total"], fmt)
-
-
-# ------------------------------------------------------------- one player
-def score_table(bots: list[str], boards: list[str], records: list[dict[str, Any]], fmt: str = "simple", *,
-                by_rate: bool = False) -> str:
-    """Score per bot and board, the total, and faults marked by verdict.
-
-    Ranked by the total; ``by_rate`` (an unfinished tournament): by the mean
-    score per game played (the mean score table shows it)."""
-    cells: dict[tuple[str, str], str] = {}
-    totals: dict[str, float] = defaultdict(float)
-    games: dict[str, int] = defaultdict(int)
-    faults: dict[str, int] = defaultdict(int)
-    for record in records:
-        bot, board = record["seats"][0], record["board"]["name"]
-        score, fault = record["outcome"]["score"], record.get("fault")
-        text = "" if score is None else _number(score)
-        if fault:
-            faults[bot] += 1
-            text = f"{text} ({fault['verdict']})".strip()
-        cells[bot, board] = text
-        totals[bot] += score or 0
-        games[bot] += 1
-    key = (lambda b: _rate_key(totals[b], games[b])) if by_rate else (lambda b: totals[b])
-    order = sorted(bots, key=lambda b: (-key(b), b))
-    rows = [[i, bot] + [cells.get((bot, board), "") for board in boards] + [_number(totals[bot]), faults[bot]]
-            for i, bot in enumerate(order, start=1)]
-    headers = ["#", "bot", *boards, "total", "faults"]
-    return _format(rows, headers, fmt)
-
-
-# ------------------------------------------------------------- ratings (arena.stats)
+CROSSTABLE_TITLE = "Crosstable (points of the row bot against the column bot)"
+PER_BOARD_TITLE = "Points per board"
 RATINGS_TITLE = ("Ratings (Elo from a joint fit of all games, mean 0; 95 % interval by bootstrap over "
                  "seat-swapped board pairs; LOS: likelihood of superiority over the next bot)")
 MEANS_TITLE = "Mean score per board (95 % interval, Student's t)"
 
 
-def _signed(value: float) -> str:
-    return f"{value:+.0f}"
+# ------------------------------------------------------------- the figures, game by game
+#: A bot's figures in ``Tally.results``: [points, games, wins, draws, losses].
+POINTS, GAMES, WINS, DRAWS, LOSSES = range(5)
+#: A bot's points in a game as halves of a win (the rating clusters' unit).
+HALVES = {0.0: 0, 1.5: 1, 3.0: 2}
 
 
-def rating_clusters(bots: list[str], records: list[dict[str, Any]]) -> tuple[list[str], list[stats.Cluster]]:
-    """The players (``bots`` then any other name the records hold) and one
-    cluster per board and pair of players (its seat-swapped games), in a
-    stable order, so the bootstrap does not depend on the order games ended."""
-    names = list(bots) + sorted({s for r in records for s in r["seats"]} - set(bots))
-    index = {name: k for k, name in enumerate(names)}
-    totals: dict[tuple[int, int, str], list[float]] = defaultdict(lambda: [0.0, 0])
+class Tally:
+    """Every table's figures, accumulated one game at a time (``add``).
+
+    What it keeps grows with the bots and boards, never with the games: per
+    bot its points, results and faults; per pair of bots the points between
+    them and their rating clusters counted by kind (``_Clusters``); per bot
+    and board the points (two players) or the score's cell (one player); per
+    bot the running moments of its scores.  The tables are then drawn from
+    these figures (``standings``, ``crosstable``, ...)."""
+
+    def __init__(self, bots: list[str], boards: list[str]):
+        self.bots, self.boards = list(bots), list(boards)
+        self.played = 0
+        # two players
+        self.results: dict[str, list[float]] = {bot: [0.0] * 5 for bot in bots}  # POINTS, GAMES, ... per bot
+        self.faults: dict[str, Counter] = {bot: Counter() for bot in bots}
+        self.between: dict[tuple[str, str], float] = defaultdict(float)  # points of a against b
+        self.on_board: dict[tuple[str, str], float] = defaultdict(float)  # points of a bot on a board
+        self.clusters = _Clusters(bots, boards)
+        # one player
+        self.cells: dict[tuple[str, str], str] = {}
+        self.totals: dict[str, float] = defaultdict(float)
+        self.games: dict[str, int] = defaultdict(int)
+        self.fault_count: dict[str, int] = defaultdict(int)
+        self.moments: dict[str, stats.Moments] = {bot: stats.Moments() for bot in bots}
+
+    @classmethod
+    def of(cls, config: dict[str, Any], records: Iterable[Record] | Tally) -> Tally:
+        """The tally of ``records`` for a tournament's configuration (a tally is taken as it is)."""
+        if isinstance(records, Tally):
+            return records
+        tally = cls([b["name"] for b in config["bots"]], [b["name"] for b in config["boards"]])
+        for record in records:
+            tally.add(record)
+        return tally
+
+    def add(self, record: Record) -> None:
+        """Count one finished game (the hot loop of ``arena show``: kept plain)."""
+        game = record if type(record) is Summary else Summary.of(record)
+        self.played += 1
+        board = game.board.name
+        if game.points is None:
+            self._add_one_player(game, board)
+            return
+        (a, b), (pa, pb), winner = game.seats, game.points, game.outcome.winner
+        ra, rb = self._results(a), self._results(b)
+        ra[POINTS] += pa
+        rb[POINTS] += pb
+        ra[GAMES] += 1
+        rb[GAMES] += 1
+        if winner is None:
+            ra[DRAWS] += 1
+            rb[DRAWS] += 1
+        else:
+            (ra if winner == 0 else rb)[WINS] += 1
+            (rb if winner == 0 else ra)[LOSSES] += 1
+        if game.fault:
+            self.faults.setdefault(game.seats[game.fault.seat], Counter())[game.fault.verdict] += 1
+        self.on_board[a, board] += pa
+        self.on_board[b, board] += pb
+        self.between[a, b] += pa
+        self.between[b, a] += pb
+        self.clusters.add(a, b, pa, board)
+
+    def _results(self, bot: str) -> list[float]:
+        found = self.results.get(bot)
+        if found is None:
+            found = self.results[bot] = [0.0] * 5
+        return found
+
+    def _add_one_player(self, game: Summary, board: str) -> None:
+        bot, score = game.seats[0], game.outcome.score
+        text = "" if score is None else _number(score)
+        if game.fault:
+            self.fault_count[bot] += 1
+            text = f"{text} ({game.fault.verdict})".strip()
+        self.cells[bot, board] = text
+        self.totals[bot] += score or 0
+        self.games[bot] += 1
+        self.moments.setdefault(bot, stats.Moments()).add(score or 0)
+
+    # --------------------------------------------------------- two players
+    def standings(self, fmt: str = "simple", *, by_rate: bool = False) -> str:
+        """Rank, points, games, wins, draws, losses, faults by verdict, score %.
+
+        Ranked by points, then wins; ``by_rate`` (an unfinished tournament): by
+        points per game played, then wins per game, with a column for it."""
+        results = self.results
+        if by_rate:
+            keys = {b: (_rate_key(r[POINTS], int(r[GAMES])), _rate_key(r[WINS], int(r[GAMES])))
+                    for b, r in results.items()}
+        else:
+            keys = {b: (r[POINTS], r[WINS]) for b, r in results.items()}
+        order = sorted(results, key=lambda b: (tuple(-k for k in keys[b]), b))
+        rows = []
+        for bot in order:
+            points, games, wins, draws, losses = results[bot]
+            pct = 100 * points / (3 * games) if games else 0.0
+            rows.append([_rank(order, keys, bot), bot, _number(points), int(games)]
+                        + ([_rate_text(_per_game(points, int(games)))] if by_rate else [])
+                        + [int(wins), int(draws), int(losses), _fault_text(self.faults.get(bot, Counter())),
+                           f"{pct:.1f}"])
+        headers = ["#", "bot", "points", "games", *(["points/game"] if by_rate else []), "won", "drawn", "lost",
+                   "faults", "score %"]
+        return _format(rows, headers, fmt)
+
+    def crosstable(self, fmt: str = "simple") -> str:
+        """Points of the row bot against the column bot (empty: they have not met yet)."""
+        rows = [[bot] + ["x" if bot == other else _number(self.between[bot, other])
+                         if (bot, other) in self.between else "" for other in self.bots] for bot in self.bots]
+        return _format(rows, ["bot"] + self.bots, fmt)
+
+    def per_board(self, fmt: str = "simple") -> str:
+        """Points per bot and board, and the total; a board on which a bot has
+        played no game yet (an unfinished tournament) is an empty cell."""
+        points = self.on_board
+        rows = [[bot] + [_number(points[bot, board]) if (bot, board) in points else "" for board in self.boards]
+                + [_number(sum(points.get((bot, b), 0.0) for b in self.boards))] for bot in self.bots]
+        return _format(rows, ["bot"] + self.boards + ["total"], fmt)
+
+    def ratings(self, fmt: str = "simple") -> str:
+        """Rank by Elo, bot, Elo, its 95 % interval, LOS over the next bot (``stats.rate``)."""
+        names, clusters = self.clusters.clusters(self.bots)
+        headers = ["#", "bot", "Elo", "95 % interval", "LOS"]
+        if not clusters:
+            return _format([], headers, fmt) if fmt in DATA_FORMATS else "(no games yet)"
+        rated = stats.rate(len(names), clusters)
+        order = sorted(range(len(names)), key=lambda k: -rated[k].elo)
+        rows = [[rank, names[k], _signed(rated[k].elo), f"[{_signed(rated[k].low)}, {_signed(rated[k].high)}]",
+                 "-" if rated[k].los_next is None else f"{100 * rated[k].los_next:.1f} %"]
+                for rank, k in enumerate(order, start=1)]
+        return _format(rows, headers, fmt)
+
+    # --------------------------------------------------------- one player
+    def score_table(self, fmt: str = "simple", *, by_rate: bool = False) -> str:
+        """Score per bot and board, the total, and faults marked by verdict.
+
+        Ranked by the total; ``by_rate`` (an unfinished tournament): by the mean
+        score per game played (the mean score table shows it)."""
+        totals, games = self.totals, self.games
+        key = (lambda b: _rate_key(totals[b], games[b])) if by_rate else (lambda b: totals[b])
+        order = sorted(self.bots, key=lambda b: (-key(b), b))
+        rows = [[i, bot] + [self.cells.get((bot, board), "") for board in self.boards]
+                + [_number(totals[bot]), self.fault_count[bot]] for i, bot in enumerate(order, start=1)]
+        return _format(rows, ["#", "bot", *self.boards, "total", "faults"], fmt)
+
+    def mean_scores(self, fmt: str = "simple") -> str:
+        """Per bot: boards played, mean score (a fault scores what the total counts), 95 % interval."""
+        means = {bot: stats.mean_interval_of(m) for bot, m in self.moments.items() if m.count}
+        rows = []
+        for bot in sorted(self.moments, key=lambda b: (b not in means, -means[b].mean if b in means else 0, b)):
+            m = means.get(bot)
+            interval = "" if m is None else "-" if m.low is None else f"[{m.low:.4g}, {m.high:.4g}]"
+            rows.append([bot, self.moments[bot].count, "" if m is None else f"{m.mean:.4g}", interval])
+        return _format(rows, ["bot", "boards", "mean", "95 % interval"], fmt)
+
+
+class _Clusters:
+    """The rating fit's clusters (``stats.Cluster``: the games of one board
+    between two bots, normally its two seat orders), counted by kind: per
+    pair of bots, how many clusters had each number of games and score.  A
+    board's first game between two bots waits for its second in one byte of
+    a table of boards x bots x bots (a dict for names the table was not made
+    for), so what is kept is a byte per cluster, not the games: at the middle
+    of a million-game file, half the clusters are open."""
+
+    def __init__(self, bots: list[str] = (), boards: list[str] = ()) -> None:
+        self.names: list[str] = []
+        self._index: dict[str, int] = {}
+        for bot in bots:
+            self._id(bot)
+        self._boards: dict[str, int] = {board: k for k, board in enumerate(boards)}
+        self._size, self._rows = len(self.names), len(self._boards)
+        self._table = bytearray(self._rows * self._size * self._size)  # 0, or 1 + the first game's halves
+        self._open: dict[int, int] = {}  # the rest: (board, i, j) packed -> the first game's halves
+        self._kinds: dict[tuple[int, int], Counter] = defaultdict(Counter)  # (i, j) -> {(games, halves): count}
+
+    def _id(self, name: str) -> int:
+        found = self._index.get(name)
+        if found is None:
+            found = self._index[name] = len(self.names)
+            self.names.append(name)
+        return found
+
+    def add(self, a: str, b: str, points_a: float, board: str) -> None:
+        """Count the game of ``a`` (first seat) against ``b`` on ``board``, where ``a`` scored ``points_a``."""
+        i, j = self._index.get(a), self._index.get(b)
+        if i is None:
+            i = self._id(a)
+        if j is None:
+            j = self._id(b)
+        halves = HALVES.get(points_a)
+        if halves is None:
+            halves = round(2 * points_a / 3)
+        if i > j:
+            i, j, halves = j, i, 2 - halves
+        k = self._boards.get(board)
+        if k is None:
+            k = self._boards[board] = len(self._boards)
+        size = self._size
+        if k < self._rows and j < size:
+            cell = (k * size + i) * size + j
+            first = self._table[cell]
+            if not first:
+                self._table[cell] = 1 + halves
+                return
+            self._table[cell] = 0
+            self._kinds[i, j][2, first - 1 + halves] += 1
+            return
+        key = (k << 40) | (i << 20) | j
+        first = self._open.pop(key, None)
+        if first is None:
+            self._open[key] = halves
+        else:
+            self._kinds[i, j][2, first + halves] += 1
+
+    def _still_open(self) -> Iterator[tuple[int, int, int]]:
+        """(i, j, halves) of each cluster of one game so far."""
+        import numpy as np
+
+        size, table = self._size, self._table
+        for cell in np.flatnonzero(np.frombuffer(table, dtype=np.uint8)).tolist():
+            yield cell // size % size, cell % size, table[cell] - 1
+        for key, halves in self._open.items():
+            yield (key >> 20) & 0xFFFFF, key & 0xFFFFF, halves
+
+    def clusters(self, bots: list[str]) -> tuple[list[str], list[stats.Cluster]]:
+        """The players (``bots``, then any other name the games hold, sorted) and
+        the clusters of each kind, in a stable order: the figures do not depend
+        on the order in which games ended."""
+        names = list(bots) + sorted(set(self.names) - set(bots))
+        where = {k: names.index(name) for k, name in enumerate(self.names)}
+        kinds: dict[tuple[int, int], Counter] = defaultdict(Counter)
+        for (i, j), counts in self._kinds.items():
+            kinds[i, j].update(counts)
+        for i, j, halves in self._still_open():
+            kinds[i, j][1, halves] += 1
+        found = []
+        for (i, j), counts in kinds.items():
+            x, y = where[i], where[j]
+            for (games, halves), count in counts.items():
+                score = halves / 2 if x < y else games - halves / 2  # the lower index's score
+                found.append(stats.Cluster(min(x, y), max(x, y), score, games, count))
+        return names, sorted(found, key=lambda c: (c.i, c.j, c.games, c.score))
+
+
+# ------------------------------------------------------------- one table from records
+def standings(bots: list[str], records: Iterable[Record], fmt: str = "simple", *, by_rate: bool = False) -> str:
+    return _tally(bots, [], records).standings(fmt, by_rate=by_rate)
+
+
+def crosstable(bots: list[str], records: Iterable[Record], fmt: str = "simple") -> str:
+    return _tally(bots, [], records).crosstable(fmt)
+
+
+def per_board(bots: list[str], boards: list[str], records: Iterable[Record], fmt: str = "simple") -> str:
+    return _tally(bots, boards, records).per_board(fmt)
+
+
+def ratings(bots: list[str], records: Iterable[Record], fmt: str = "simple") -> str:
+    return _tally(bots, [], records).ratings(fmt)
+
+
+def score_table(bots: list[str], boards: list[str], records: Iterable[Record], fmt: str = "simple", *,
+                by_rate: bool = False) -> str:
+    return _tally(bots, boards, records).score_table(fmt, by_rate=by_rate)
+
+
+def mean_scores(bots: list[str], records: Iterable[Record], fmt: str = "simple") -> str:
+    return _tally(bots, [], records).mean_scores(fmt)
+
+
+def _tally(bots: list[str], boards: list[str], records: Iterable[Record]) -> Tally:
+    tally = Tally(bots, boards)
     for record in records:
-        i, j = sorted(index[s] for s in record["seats"])
-        own = record["points"][record["seats"].index(names[i])] / 3  # a win is 3 points, a score of 1
-        total = totals[i, j, record["board"]["name"]]
-        total[0] += own
-        total[1] += 1
-    return names, [stats.Cluster(i, j, score, games) for (i, j, _), (score, games) in sorted(totals.items())]
-
-
-def ratings(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
-    """Rank by Elo, bot, Elo, its 95 % interval, LOS over the next bot (``stats.rate``)."""
-    names, clusters = rating_clusters(bots, records)
-    headers = ["#", "bot", "Elo", "95 % interval", "LOS"]
-    if not clusters:
-        return _format([], headers, fmt) if fmt in DATA_FORMATS else "(no games yet)"
-    rated = stats.rate(len(names), clusters)
-    order = sorted(range(len(names)), key=lambda k: -rated[k].elo)
-    rows = [[rank, names[k], _signed(rated[k].elo), f"[{_signed(rated[k].low)}, {_signed(rated[k].high)}]",
-             "-" if rated[k].los_next is None else f"{100 * rated[k].los_next:.1f} %"]
-            for rank, k in enumerate(order, start=1)]
-    return _format(rows, headers, fmt)
-
-
-def mean_scores(bots: list[str], records: list[dict[str, Any]], fmt: str = "simple") -> str:
-    """Per bot: boards played, mean score (a fault scores what the total counts), 95 % interval."""
-    scores: dict[str, list[float]] = {bot: [] for bot in bots}
-    for record in records:
-        scores.setdefault(record["seats"][0], []).append(record["outcome"]["score"] or 0)
-    means = {bot: stats.mean_interval(values) for bot, values in scores.items() if values}
-    rows = []
-    for bot in sorted(scores, key=lambda b: (b not in means, -means[b].mean if b in means else 0, b)):
-        m = means.get(bot)
-        interval = "" if m is None else "-" if m.low is None else f"[{m.low:.4g}, {m.high:.4g}]"
-        rows.append([bot, len(scores[bot]), "" if m is None else f"{m.mean:.4g}", interval])
-    return _format(rows, ["bot", "boards", "mean", "95 % interval"], fmt)
+        tally.add(record)
+    return tally
 
 
 # ------------------------------------------------------------- a match of two (arena match)
@@ -294,16 +454,17 @@ class Pairs:
     many boards ``bot`` scored k/2 on over both of their games (a win 1, a
     draw 1/2); a board with one game so far waits for its second."""
 
-    def __init__(self, bot: str, records: list[dict[str, Any]] | None = None):
+    def __init__(self, bot: str, records: Iterable[Record] = ()):
         self.bot, self.counts = bot, [0] * 5
         self._open: dict[str, float] = {}  # board -> the bot's score in its one game so far
-        for record in records or []:
+        for record in records:
             self.add(record)
 
-    def add(self, record: dict[str, Any]) -> bool:
+    def add(self, record: Record) -> bool:
         """Count one game; True if it completed a pair."""
-        board = record["board"]["name"]
-        score = record["points"][record["seats"].index(self.bot)] / 3
+        game = Summary.of(record)
+        board = game.board.name
+        score = game.points[game.seats.index(self.bot)] / 3
         if board not in self._open:
             self._open[board] = score
             return False
@@ -311,7 +472,7 @@ class Pairs:
         return True
 
 
-def pentanomial(records: list[dict[str, Any]], bot: str) -> list[int]:
+def pentanomial(records: Iterable[Record], bot: str) -> list[int]:
     """The pentanomial counts of ``bot`` over complete pairs (``Pairs``)."""
     return Pairs(bot, records).counts
 
@@ -351,14 +512,17 @@ def match_result(counts: list[int], sprt: stats.Sprt | None) -> str | None:
     return None if sprt is None else sprt.decision(sprt.llr(counts))
 
 
-def render_match(config: dict[str, Any], records: list[dict[str, Any]], fmt: str = "simple") -> str:
+def render_match(config: dict[str, Any], records: Iterable[Record], fmt: str = "simple") -> str:
     """The tables of ``arena match``: its last line, its verdict, standings and crosstable."""
     a, b = (bot["name"] for bot in config["bots"])
     sprt = match_config_sprt(config)
-    counts = pentanomial(records, a)
+    tally, pairs = Tally([a, b], []), Pairs(a)
+    for record in records:
+        tally.add(record)
+        pairs.add(record)
+    counts = pairs.counts
     result = match_result(counts, sprt) or "undecided"
     parts = [f"{config['game']} match: {a} against {b}, {sum(counts)} pairs of games (figures for {a})",
              match_line(counts, sprt, result), verdict(result, a, b),
-             "Standings", standings([a, b], records, fmt),
-             "Crosstable (points of the row bot against the column bot)", crosstable([a, b], records, fmt)]
+             "Standings", tally.standings(fmt), CROSSTABLE_TITLE, tally.crosstable(fmt)]
     return "\n\n".join(parts) + "\n"

@@ -4,6 +4,11 @@ Two-player games: every pair of bots plays every board twice, once in each
 seat order.  Single-player games: every bot plays every board once.  Games
 already in ``games.jsonl`` are not played again, so an interrupted
 tournament resumes by running the same command.
+
+The schedule is held as numbers, not as a list of games (``Schedule``): a
+game is a board and a seating, what is recorded is one bit per game, and
+games are made as the pool asks for them, so a tournament of a million games
+starts (or resumes) in seconds and in a few MiB.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sized
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -54,63 +60,139 @@ class Tournament:
             **({"compilers": self.compilers} if self.compilers else {}),
         }
 
-    def schedule(self) -> list[tuple[GameSpec, Any]]:
-        """Every game to play, in a stable order, with its initial state."""
-        if self.referee.players == 1:
-            seatings: list[tuple[Bot, ...]] = [(bot,) for bot in self.bots]
+
+class Schedule:
+    """Every game of a tournament by number: game ``b * S + s`` is board b
+    (in the tournament's order) with seating s (of S: every bot alone, or
+    every ordered pair of bots).  What has been recorded is a bit per game,
+    marked from game ids; ``todo`` gives the rest in the order they are
+    played, making each game only when it is asked for."""
+
+    def __init__(self, tournament: Tournament):
+        bots = tournament.bots
+        if tournament.referee.players == 1:
+            self.seatings: list[tuple[Bot, ...]] = [(bot,) for bot in bots]
         else:
-            seatings = [order for a, b in itertools.combinations(self.bots, 2) for order in ((a, b), (b, a))]
-        return [(GameSpec(board, seats), state) for board, state in self.boards for seats in seatings]
+            self.seatings = [order for a, b in itertools.combinations(bots, 2) for order in ((a, b), (b, a))]
+        self.boards = tournament.boards
+        self._board = {board.name: k for k, (board, _) in enumerate(self.boards)}
+        self._seating = {"|".join(bot.name for bot in seats): k for k, seats in enumerate(self.seatings)}
+        self.done = bytearray(len(self))
+        self._others: set[str] = set()  # ids of games recorded here that the schedule does not hold
+
+    def __len__(self) -> int:
+        return len(self.boards) * len(self.seatings)
+
+    def game(self, number: int) -> tuple[GameSpec, Any]:
+        board, state = self.boards[number // len(self.seatings)]
+        return GameSpec(board, self.seatings[number % len(self.seatings)]), state
+
+    def number(self, game_id: str) -> int | None:
+        """The game of this id (``GameSpec.id``: the board's name and the seats', joined by '|'),
+        or None if the schedule has no such game."""
+        at = game_id.find("|")
+        while at >= 0:  # names may hold '|' themselves: try each split
+            board, seating = self._board.get(game_id[:at]), self._seating.get(game_id[at + 1:])
+            if board is not None and seating is not None:
+                return board * len(self.seatings) + seating
+            at = game_id.find("|", at + 1)
+        return None
+
+    def mark(self, ids: Iterable[str]) -> int:
+        """Mark the games of these ids as recorded; returns how many of the schedule's games are."""
+        for game_id in ids:
+            number = self.number(game_id)
+            if number is not None:
+                self.done[number] = 1
+        return self.done.count(1)
+
+    def claim(self, game_id: str) -> bool:
+        """Mark one game as recorded; False if it already was (a game played twice is recorded once)."""
+        number = self.number(game_id)
+        if number is None:
+            if game_id in self._others:
+                return False
+            self._others.add(game_id)
+            return True
+        if self.done[number]:
+            return False
+        self.done[number] = 1
+        return True
+
+    def todo(self) -> Todo:
+        """The games not recorded yet, in the order they are played (``Todo``)."""
+        seatings, done = len(self.seatings), self.done
+        queues: list[array] = []
+        for board, _ in sorted(self.boards, key=lambda item: item[0].name):
+            first = self._board[board.name] * seatings
+            left = [s for s in range(seatings) if not done[first + s]]
+            left.sort(key=lambda s: _order_key(board.name, self.seatings[s]))
+            queues.append(array("I", (first + s for s in left)))
+        return Todo(self, queues)
+
+
+def _order_key(board: str, seats: tuple[Bot, ...]) -> bytes:
+    """A game's place in its board's queue: a hash of its id, the same on every run."""
+    return hashlib.sha256("|".join([board, *(bot.name for bot in seats)]).encode()).digest()
+
+
+class Todo(Sized, Iterable[tuple[GameSpec, Any]]):
+    """The games to play, as ``Schedule.todo`` orders them: one game of each
+    board in turn (boards in name order), and each board's games in a fixed
+    pseudo-random order (by a hash of the game's id).  So the games played so
+    far are a fair sample of the rest, and the estimate of the time left holds
+    on boards of mixed sizes; the schedule's own order (board by board) would
+    play all the small boards first.  Each iteration makes the games anew."""
+
+    def __init__(self, schedule: Schedule, queues: list[array]):
+        self.schedule, self.queues = schedule, queues
+        self._length = sum(len(queue) for queue in queues)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[tuple[GameSpec, Any]]:
+        for turn in range(max((len(queue) for queue in self.queues), default=0)):
+            for queue in self.queues:
+                if turn < len(queue):
+                    yield self.schedule.game(queue[turn])
+
+    def boards(self) -> list[Board]:
+        """The boards that have games left to play."""
+        return [self.schedule.game(queue[0])[0].board for queue in self.queues if queue]
 
 
 #: How the games are played: (tournament, games to play, jobs) -> their records as they finish.
-PlayAll = Callable[["Tournament", list[tuple[GameSpec, Any]], int], Iterator[dict[str, Any]]]
+PlayAll = Callable[["Tournament", Todo, int], Iterator[dict[str, Any]]]
 
 
-def run(
-    tournament: Tournament, store: Store, records: list[dict[str, Any]], *, jobs: int, play_all: PlayAll | None = None
-) -> list[dict[str, Any]]:
-    """Play the games not yet among ``records`` (those already in the store),
-    appending each record to the store as it finishes.  Returns all the
-    records, old and new.  On Ctrl-C every finished game is on disk.
+def run(tournament: Tournament, store: Store, *, jobs: int, play_all: PlayAll | None = None,
+        recorded: Iterable[str] | None = None) -> int:
+    """Play the games not yet recorded, appending each record to the store as
+    it finishes; returns the number of the tournament's games recorded in
+    all.  On Ctrl-C every finished game is on disk.  Only the ids of the
+    games already recorded are read (``Store.ids``), or taken from
+    ``recorded``, and no record is kept: the tables are drawn from the store.
 
     ``play_all`` plays the games: by default in a local pool of ``jobs``
     processes (``arena.cluster.Cluster.play_all`` sends them to a cluster);
     a game it yields twice is recorded once."""
-    records = list(records)
-    done = {r["id"] for r in records}
-    todo = interleave([(spec, state) for spec, state in tournament.schedule() if spec.id not in done])
-    total = len(done) + len(todo)
-    if done:
-        log.info("resuming: %d of %d games already recorded, %d to play", len(done), total, len(todo))
-    progress = Progress(total, len(done), len(todo))
+    schedule = Schedule(tournament)
+    already = schedule.mark(store.ids() if recorded is None else recorded)
+    todo = schedule.todo()
+    total = len(schedule)
+    if already:
+        log.info("resuming: %d of %d games already recorded, %d to play", already, total, len(todo))
+    progress = Progress(total, already, len(todo))
     for record in (play_all or _play_all)(tournament, todo, jobs):
-        if record["id"] in done:
+        if not schedule.claim(record["id"]):
             continue
-        done.add(record["id"])
         store.append(record)
-        records.append(record)
         log.info("%s  %s", progress.step(), describe(record))
-    return records
+    return progress.done
 
 
-def interleave(games: list[tuple[GameSpec, Any]]) -> list[tuple[GameSpec, Any]]:
-    """The games in an order that mixes boards and pairings evenly: one game
-    of each board in turn, and each board's games in a fixed pseudo-random
-    order (by a hash of the game's id, the same on every run).  So the games
-    played so far are a fair sample of the rest, and the estimate of the time
-    left holds on boards of mixed sizes; the schedule's own order (board by
-    board) would play all the small boards first."""
-    queues: dict[str, list[tuple[GameSpec, Any]]] = {}
-    for game in games:
-        queues.setdefault(game[0].board.name, []).append(game)
-    for queue in queues.values():
-        queue.sort(key=lambda game: hashlib.sha256(game[0].id.encode()).digest())
-    rounds = itertools.zip_longest(*(queues[name] for name in sorted(queues)))
-    return [game for turn in rounds for game in turn if game is not None]
-
-
-def _play_all(tournament: Tournament, todo: list[tuple[GameSpec, Any]], jobs: int) -> Iterator[dict[str, Any]]:
+def _play_all(tournament: Tournament, todo: Todo, jobs: int) -> Iterator[dict[str, Any]]:
     if not todo:
         return
     # Even one job plays in a worker: a worker's bot is cleaned up if the arena is killed.

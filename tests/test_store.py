@@ -8,14 +8,17 @@ from arena.store import Store
 
 def test_resume_keeps_records_and_refuses_other_config(tmp_path):
     store = Store(tmp_path / "t")
-    assert store.start({"game": "paint", "bots": ["a"]}, overwrite=False) == []
+    store.start({"game": "paint", "bots": ["a"]}, overwrite=False)
+    assert list(store.ids()) == []
     store.append({"id": "1"})
     store.append({"id": "2"})
     again = Store(tmp_path / "t")
-    assert [r["id"] for r in again.start({"game": "paint", "bots": ["a"]}, overwrite=False)] == ["1", "2"]
+    again.start({"game": "paint", "bots": ["a"]}, overwrite=False)
+    assert list(again.ids()) == ["1", "2"]
     with pytest.raises(ArenaError, match="different configuration.*'bots'"):
         again.start({"game": "paint", "bots": ["b"]}, overwrite=False)
-    assert again.start({"game": "paint", "bots": ["b"]}, overwrite=True) == []
+    again.start({"game": "paint", "bots": ["b"]}, overwrite=True)
+    assert list(again.ids()) == []
 
 
 def test_torn_last_line_is_dropped_before_appending(tmp_path):
@@ -28,14 +31,44 @@ def test_torn_last_line_is_dropped_before_appending(tmp_path):
     store.start({"game": "paint"}, overwrite=False)
     store.append({"id": "3"})
     assert [r["id"] for r in store.records()] == ["1", "3"]
+    assert list(store.ids()) == ["1", "3"]
+
+
+def test_a_torn_line_longer_than_a_block_is_cut_whole(tmp_path):
+    store = Store(tmp_path / "t")
+    store.start({"game": "paint"}, overwrite=False)
+    store.append({"id": "1"})
+    with open(store.games_path, "a") as handle:
+        handle.write('{"id": "2", "moves": "' + "x" * 200_000)  # torn in the middle of a long record
+    store.start({"game": "paint"}, overwrite=False)
+    assert store.games_path.read_text() == '{"id":"1"}\n'
+    store.games_path.write_text('{"id": "torn, and alone')
+    store.start({"game": "paint"}, overwrite=False)
+    assert store.games_path.read_text() == ""
 
 
 def test_corrupt_line_in_the_middle_is_an_error(tmp_path):
     store = Store(tmp_path / "t")
     store.start({"game": "paint"}, overwrite=False)
-    store.games_path.write_text('{"id": 1}\nnot json\n{"id": 2}\n')
+    store.games_path.write_text('{"id": "1"}\nnot json\n{"id": "2"}\n')
     with pytest.raises(ArenaError, match="games.jsonl:2"):
         store.records()
+    with pytest.raises(ArenaError, match="games.jsonl:2"):
+        list(store.ids())
+
+
+def test_summaries_read_what_the_tables_need_and_name_a_bad_line(tmp_path):
+    store = Store(tmp_path / "t")
+    store.start({"game": "paint"}, overwrite=False)
+    store.append({"id": "g|a|b", "board": {"name": "g", "sha256": "1"}, "seats": ["a", "b"],
+                  "moves": [{"seat": 0, "output": "a long move"}], "outcome": {"winner": 0, "score": None, "reason": ""},
+                  "fault": None, "points": [3.0, 0.0]})
+    (game,) = store.summaries()
+    assert (game.id, game.board.name, game.seats, game.points, game.outcome.winner) == ("g|a|b", "g", ["a", "b"],
+                                                                                         [3.0, 0.0], 0)
+    store.append({"id": "g|b|a", "board": {"name": "g"}, "seats": "b, a"})  # seats must be a list
+    with pytest.raises(ArenaError, match=r"games.jsonl:2: not a game record \(Expected `array`, got `str`"):
+        list(store.summaries())
 
 
 def test_show_refuses_a_folder_that_is_not_a_tournament(tmp_path):
@@ -53,7 +86,7 @@ def test_resume_ignores_where_files_were_found_but_not_their_content(tmp_path):
     store = Store(tmp_path / "t")
     store.start(config, overwrite=False)
     moved = {**config, "boards": [{"name": "g/b1", "path": "./boards/g/b1.in", "sha256": "2"}]}
-    assert store.start(moved, overwrite=False) == []
+    store.start(moved, overwrite=False)  # no error: the same tournament
     changed = {**config, "bots": [{"name": "a", "path": "/x/a.py", "sha256": "3"}]}
     with pytest.raises(ArenaError, match="'bots' was"):
         store.start(changed, overwrite=False)
@@ -68,3 +101,17 @@ def test_count_of_games_reads_no_record_and_skips_a_torn_line(tmp_path):
     with open(store.games_path, "a") as handle:
         handle.write('{"id": "torn')  # the arena killed mid-write
     assert store.count() == len(store.records()) == 3
+
+
+def test_ids_are_read_from_the_start_of_a_line_or_decoded_when_it_has_another_shape(tmp_path):
+    store = Store(tmp_path / "t")
+    store.start({"game": "paint"}, overwrite=False)
+    names = ["g/b1|a|b", 'g/"quoted"|a\\b|c', "g/é|ü|ß", "g/tab\t|x|y"]
+    for name in names:
+        store.append({"id": name, "moves": [{"output": '{"id":"not this"}'}]})
+    with open(store.games_path, "a") as handle:
+        handle.write('{ "moves": [], "id": "spaced|a|b" }\n{"id":"alone|a|b"}\n')
+    assert list(store.ids()) == names + ["spaced|a|b", "alone|a|b"]
+    assert store.record('g/"quoted"|a\\b|c')["id"] == 'g/"quoted"|a\\b|c'
+    with pytest.raises(ArenaError, match="no game 'nothing'"):
+        store.record("nothing")

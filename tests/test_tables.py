@@ -133,3 +133,72 @@ def test_an_unfinished_single_player_tournament_ranks_by_mean_score():
     assert "Scores\n" in finished and "ranked by" not in finished
     rows = [line.split() for line in finished.splitlines() if line.split()[:1] in (["1"], ["2"])]
     assert rows[0][:2] == ["1", "b"]
+
+
+def _brute_clusters(names, records):
+    """The rating clusters restated plainly: every record kept, grouped by board and pair."""
+    from collections import Counter, defaultdict
+
+    index = {name: k for k, name in enumerate(names)}
+    groups = defaultdict(list)
+    for record in records:
+        i, j = sorted(index[s] for s in record["seats"])
+        own = record["points"][record["seats"].index(names[i])] / 3
+        groups[i, j, record["board"]["name"]].append(own)
+    found = Counter()
+    for (i, j, _), scores in groups.items():
+        for start in range(0, len(scores), 2):  # a board's games between two bots, two at a time
+            found[i, j, sum(scores[start:start + 2]), len(scores[start:start + 2])] += 1
+    return found
+
+
+def test_the_tally_counts_each_rating_cluster_once_in_any_order_and_for_names_it_was_not_told():
+    import random
+    from collections import Counter
+
+    rng = random.Random(5)
+    bots, boards = ["x", "y", "z"], ["g/b1", "g/b2", "g/b3"]
+    everyone, every_board = bots + ["late"], boards + ["g/new"]  # a bot and a board the config does not list
+    records = []
+    for board in every_board:
+        for a in everyone:
+            for b in everyone:
+                if a != b and rng.random() < 0.8:  # some games not played yet: clusters of one game
+                    records.append(_game(board, a, b, rng.choice([0, 1, None])))
+    for order in (records, records[::-1], rng.sample(records, len(records))):
+        tally = tables.Tally(bots, boards)
+        for record in order:
+            tally.add(record)
+        names, clusters = tally.clusters.clusters(bots)
+        assert names == everyone
+        counted = Counter()
+        for c in clusters:
+            counted[c.i, c.j, c.score, c.games] += c.count
+        assert counted == _brute_clusters(names, order)
+        assert sum(counted.values()) < len(records)  # most boards' two games are one cluster
+
+
+def test_clusters_alike_counted_together_fit_and_resample_as_the_clusters_one_by_one():
+    rng_clusters = [stats.Cluster(0, 1, 1.5, 2), stats.Cluster(0, 1, 0.5, 2), stats.Cluster(1, 2, 2.0, 2),
+                    stats.Cluster(0, 2, 1.0, 2), stats.Cluster(0, 1, 1.0, 1)]
+    counts = [30, 10, 25, 40, 3]
+    one_by_one = [c for c, k in zip(rng_clusters, counts) for _ in range(k)]
+    together = [stats.Cluster(c.i, c.j, c.score, c.games, k) for c, k in zip(rng_clusters, counts)]
+    a, b = stats.rate(3, one_by_one, replicates=2000), stats.rate(3, together, replicates=2000)
+    for x, y in zip(a, b):
+        assert x.elo == pytest.approx(y.elo, abs=1e-9)  # the same games: the same fit
+        # the same law of resampling, drawn otherwise: intervals agree to the bootstrap's own noise
+        assert x.low == pytest.approx(y.low, abs=8) and x.high == pytest.approx(y.high, abs=8)
+
+
+def test_mean_scores_from_running_moments_match_the_textbook_formulas():
+    import statistics
+
+    values = [24, 120, 0, 57.5, 1e6, 1e6 + 3]
+    m = stats.Moments()
+    for v in values:
+        m.add(v)
+    assert m.mean == pytest.approx(statistics.fmean(values))
+    assert math.sqrt(m.squares / (len(values) - 1)) == pytest.approx(statistics.stdev(values))
+    est = stats.mean_interval(values)
+    assert est.high - est.mean == pytest.approx(2.5706 * statistics.stdev(values) / math.sqrt(6), rel=1e-4)

@@ -214,17 +214,42 @@ def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how, jobs, group
 
 
 def test_games_are_played_in_an_order_that_mixes_boards_and_pairings():
+    import referees
     from arena.boards import Board
     from arena.bots import Bot
-    from arena.match import GameSpec
-    from arena.tournament import interleave
+    from arena.process import Limits
+    from arena.tournament import Schedule, Tournament
 
-    bots = [Bot(name, Path(name), (name,), name) for name in "abcd"]
-    boards = [Board(Path(f"g/{size}.in"), str(size), {}, str(size)) for size in range(6)]
-    games = [(GameSpec(board, (x, y)), None) for board in boards for x in bots for y in bots if x != y]
-    order = interleave(games)
-    assert sorted(g.id for g, _ in order) == sorted(g.id for g, _ in games)
-    assert [g.id for g, _ in interleave(list(reversed(games)))] == [g.id for g, _ in order]  # stable
-    first = order[: len(order) // 4]  # a quarter of the way: every board and every bot has been seen
-    assert {g.board.name for g, _ in first} == {b.name for b in boards}
-    assert {bot.name for g, _ in first for bot in g.seats} == set("abcd")
+    bots = tuple(Bot(name, Path(name), (name,), name) for name in "abcd")
+    boards = tuple((Board(Path(f"g/{size}.in"), str(size), {}, str(size)), None) for size in range(6))
+
+    def order(bots, boards):
+        return [game.id for game, _ in Schedule(Tournament(referees.get("paint"), bots, boards, Limits())).todo()]
+
+    played = order(bots, boards)
+    assert sorted(played) == sorted({f"{b.name}|{x.name}|{y.name}" for b, _ in boards for x in bots for y in bots
+                                     if x != y})
+    assert order(bots[::-1], boards[::-1]) == played  # the same whatever the order bots and boards were listed in
+    first = played[: len(played) // 4]  # a quarter of the way: every board and every bot has been seen
+    assert {game.split("|")[0] for game in first} == {b.name for b, _ in boards}
+    assert {bot for game in first for bot in game.split("|")[1:]} == set("abcd")
+
+
+def test_a_resume_plays_only_what_is_not_recorded_and_names_with_bars_are_found():
+    import referees
+    from arena.boards import Board
+    from arena.bots import Bot
+    from arena.process import Limits
+    from arena.tournament import Schedule, Tournament
+
+    bots = tuple(Bot(name, Path(name), (name,), name) for name in ("a|b", "a", "b|c"))
+    boards = tuple((Board(Path(path), "", {}, path), None) for path in ("x|a/1.in", "x/1.in"))
+    schedule = Schedule(Tournament(referees.get("paint"), bots, boards, Limits()))
+    every = [game.id for game, _ in schedule.todo()]
+    assert len(every) == len(schedule) == 12 and len(set(every)) == 12
+    assert [schedule.number(game) for game in every] != list(range(12))  # interleaved...
+    assert sorted(schedule.number(game) for game in every) == list(range(12))  # ...and each id found again
+    assert schedule.mark(every[::3] + ["other|a|b"]) == 4
+    left = [game.id for game, _ in schedule.todo()]
+    assert sorted(left) == sorted(game for k, game in enumerate(every) if k % 3)
+    assert not schedule.claim(every[0]) and schedule.claim(every[1]) and not schedule.claim(every[1])

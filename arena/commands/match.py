@@ -28,7 +28,7 @@ from arena.boards import Board, find_boards, load_board
 from arena.commands import get_referee, positive_int
 from arena.commands.run import _setup_logging, add_run_options, tournament_of
 from arena.errors import ArenaError
-from arena.store import LOG, Store
+from arena.store import LOG, Store, Summary
 from generator import BadParameters
 
 log = logging.getLogger("arena")
@@ -145,11 +145,11 @@ def _read_generate(args: argparse.Namespace) -> tuple[Any, argparse.Namespace] |
 
 
 def _generated(referee: referees.Referee, module: Any, params: argparse.Namespace, folder: Path,
-               records: list[dict[str, Any]]) -> Iterator[tuple[Board, Any]]:
+               played: dict[str, str]) -> Iterator[tuple[Board, Any]]:
     """Boards from seeds S, S + 1, ..., written to ``folder`` as ``seedN.in``; a
     board that no longer matches the one its recorded games were played on
-    (the generator changed) is an error."""
-    played = {r["board"]["name"]: r["board"]["sha256"] for r in records}
+    (the generator changed) is an error; ``played``: the hash of each board
+    games were recorded on, by name."""
     folder.mkdir(parents=True, exist_ok=True)
     for seed in itertools.count(params.seed):
         try:
@@ -189,9 +189,11 @@ def main(args: argparse.Namespace) -> int:
         "match": {"sprt": asdict(sprt) if sprt else None,
                   "generate": None if generate is None else {"game": generate[0].GAME, **vars(generate[1])}},
     }
-    records = store.start(config, overwrite=args.overwrite)
-    boards = iter(given) if generate is None else _generated(referee, *generate, store.folder / "boards", records)
-    return _play(_Match(template, store, records, sprt, args.jobs), boards, args, name)
+    store.start(config, overwrite=args.overwrite)
+    match = _Match(template, store, sprt, args.jobs)
+    boards = iter(given) if generate is None else _generated(referee, *generate, store.folder / "boards",
+                                                               match.boards)
+    return _play(match, boards, args, name)
 
 
 class _Decided(Exception):
@@ -202,11 +204,21 @@ class _Match:
     """The state of a match; it stands in for the Store in ``tournament.run``,
     so that it sees every game as it is recorded."""
 
-    def __init__(self, template: tournament.Tournament, store: Store, records: list[dict[str, Any]],
-                 sprt: stats.Sprt | None, jobs: int):
-        self.template, self.store, self.records, self.sprt, self.jobs = template, store, list(records), sprt, jobs
+    def __init__(self, template: tournament.Tournament, store: Store, sprt: stats.Sprt | None, jobs: int):
+        self.template, self.store, self.sprt, self.jobs = template, store, sprt, jobs
         self.a, self.b = (bot.name for bot in template.bots)
-        self._pairs = tables.Pairs(self.a, self.records)
+        self._pairs = tables.Pairs(self.a)
+        self.recorded: set[str] = set()  # the ids of the games recorded
+        self.boards: dict[str, str] = {}  # the hash of each board played, by name
+        for game in store.summaries():
+            self._count(game)
+
+    def _count(self, game: dict[str, Any] | Summary) -> bool:
+        """Count a recorded game; True if it completed a pair."""
+        game = Summary.of(game)
+        self.recorded.add(game.id)
+        self.boards[game.board.name] = game.board.sha256
+        return self._pairs.add(game)
 
     @property
     def counts(self) -> list[int]:
@@ -227,8 +239,7 @@ class _Match:
 
     def append(self, record: dict[str, Any]) -> None:
         self.store.append(record)
-        self.records.append(record)
-        if not self._pairs.add(record):
+        if not self._count(record):
             return
         decided = self.decision()
         print(self.line(decided or "running"), flush=True)
@@ -236,7 +247,7 @@ class _Match:
             raise _Decided(decided)
 
     def play(self, boards: list[tuple[Board, Any]]) -> None:
-        tournament.run(replace(self.template, boards=tuple(boards)), self, self.records, jobs=self.jobs)
+        tournament.run(replace(self.template, boards=tuple(boards)), self, jobs=self.jobs, recorded=self.recorded)
 
 
 def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Namespace, name: str) -> int:
@@ -263,7 +274,7 @@ def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Nam
               f"Resume with: {resume}", file=sys.stderr)
         return 130
     print(tables.verdict(result, match.a, match.b))
-    match.store.write_tables(tables.render(match.store.config(), match.records))
+    match.store.write_tables(tables.render(match.store.config(), match.store.summaries()))
     print(f"Records: {match.store.games_path}; the tables: arena show {match.store.folder}")
     return 0
 

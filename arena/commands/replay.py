@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     store = open_results(args.folder)
     seats = args.seats.split(",") if args.seats else None
-    record = replay.find_game(store.records(), args.game, board=args.board, seats=seats, fault=args.fault)
+    record = replay.find_game(store, args.game, board=args.board, seats=seats, fault=args.fault)
     game = replay.load(store, record)
     if args.html:
         legend = views.legend(record["game"])

@@ -38,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     store = open_results(args.folder)
     config = store.config()
-    record = replay.find_game(store.records(), args.game)
+    record = replay.find_game(store, args.game)
     referee = replay.get_referee(record["game"])
     board, initial = replay.recorded_board(referee, store, record)
     entries = {bot["name"]: bot for bot in config["bots"]}

@@ -147,13 +147,13 @@ def _play_all(args: argparse.Namespace) -> tournament.PlayAll | None:
 
 def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, name: str,
           play_all: tournament.PlayAll | None) -> int:
-    records = store.start(game.config(), overwrite=args.overwrite)
+    store.start(game.config(), overwrite=args.overwrite)
     _setup_logging(store.folder / LOG)
     resume = shlex.join(["arena", *sys.argv[1:]] + ([] if args.name else ["--name", name]))
     log.info("results in %s (to resume if interrupted: %s)", store.folder, resume)
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as cleanly as on Ctrl-C
     try:
-        records = tournament.run(game, store, records, jobs=args.jobs, play_all=play_all)
+        tournament.run(game, store, jobs=args.jobs, play_all=play_all)
     except ArenaError as exc:
         if not args.cluster:
             raise
@@ -164,8 +164,10 @@ def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, n
         print(f"\narena: interrupted; {played} games are recorded in {store.folder}. "
               f"Resume with: {resume}", file=sys.stderr)
         return 130
-    store.write_tables(tables.render(game.config(), records))  # saved first: a closed pipe loses nothing
-    print(tables.render(game.config(), records, args.format), end="")
+    # The tables are drawn from the records on disk, read as a stream (no record was kept in memory).
+    tally = tables.Tally.of(game.config(), store.summaries())
+    store.write_tables(tables.render(game.config(), tally))  # saved first: a closed pipe loses nothing
+    print(tables.render(game.config(), tally, args.format), end="")
     print(f"\nRecords: {store.games_path}; print the tables again with: arena show {store.folder}")
     return 0
 

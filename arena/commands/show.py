@@ -32,7 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     store = open_results(args.folder)
-    config, records = store.config(), store.records()
+    config = store.config()
+    records = store.summaries()  # a stream: the tables are accumulated as it is read
     if args.format not in tables.DATA_FORMATS and args.table is None:
         print(tables.render(config, records, args.format), end="")
         return 0
