@@ -202,3 +202,34 @@ def test_mean_scores_from_running_moments_match_the_textbook_formulas():
     assert math.sqrt(m.squares / (len(values) - 1)) == pytest.approx(statistics.stdev(values))
     est = stats.mean_interval(values)
     assert est.high - est.mean == pytest.approx(2.5706 * statistics.stdev(values) / math.sqrt(6), rel=1e-4)
+
+
+def test_the_tables_of_a_stored_tournament_take_memory_in_its_bots_and_boards_not_its_games(tmp_path):
+    """Ten times the games (same bots and boards) must not take more memory to show: nothing per game is kept."""
+    import json
+    import tracemalloc
+
+    from arena.store import Store
+
+    bots, boards = ["x", "y", "z"], [f"g/b{k}" for k in range(4)]
+    config = {**_two_player_config(bots, boards), "players": 2}
+
+    def peak(games: int) -> int:
+        store = Store(tmp_path / str(games))
+        store.start(config, overwrite=False)
+        with open(store.games_path, "w") as out:
+            for k in range(games):
+                a, b = bots[k % 3], bots[(k + 1 + k // 3 % 2) % 3]
+                record = {**_game(boards[k % 4], a, b, k % 3 if k % 3 < 2 else None), "id": f"{k}",
+                          "moves": [{"seat": 0, "output": "m" * 200}] * 5}
+                out.write(json.dumps(record) + "\n")
+        tables.render(config, store.summaries())  # imports and caches warmed up
+        tracemalloc.start()
+        text = tables.render(config, store.summaries())
+        used = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert f"{games} of 24 games played" in text
+        return used
+
+    small, large = peak(2_000), peak(20_000)
+    assert large < 1.5 * small + 200_000, (small, large)  # measured: 129 kB and 120 kB
