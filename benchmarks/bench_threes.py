@@ -26,8 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from referees.threes import EMPTY, MAX_PLAN, Game, ThreesState, lines, parse_board, pinned, play_plan
-from referees.threes import _slide_line_held as slide_line_step_by_step
+from referees.threes import MAX_PLAN, Game, ThreesState, parse_board, play_plan, slide_step_by_step
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 1.0
@@ -39,10 +38,9 @@ class StepByStepGame(Game):
     __slots__ = ()
 
     def slide(self, move: str) -> None:
-        rules = self.rules
-        held = pinned(self.cells, rules.n, rules.m, move)
-        for line in lines(rules.n, rules.m, move):
-            slide_line_step_by_step(self.cells, line, held)
+        cells = self.cells
+        slide_step_by_step(cells, self.rules.n, self.rules.m, move)
+        self.cells = cells
 
 
 def one_ply_game(state: ThreesState, rng: random.Random, most: int) -> str:
@@ -53,7 +51,7 @@ def one_ply_game(state: ThreesState, rng: random.Random, most: int) -> str:
         for move in "WASD":
             child = game.copy()
             child.play(move)
-            options.append((0 if child.over else child.cells.count(EMPTY), rng.random(), move, child))
+            options.append((0 if child.over else child.empty_cells(), rng.random(), move, child))
         _, _, move, game = max(options)
         moves.append(move)
     return "".join(moves)

@@ -19,10 +19,10 @@ until it ends or the game ends; in arena play a line of more than
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import chain
+from functools import cache
 from operator import itemgetter
 
 from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader
@@ -248,25 +248,243 @@ def _held(cells: list[int] | tuple[int, ...], m: int, move: str, magnets: Iterab
 
 
 # ---------------------------------------------------------------- simulation
+# In simulation a position is a string of one character per cell (the
+# character of cell code c is chr(c + _BIAS)), so that reading every row or
+# column of the grid is one C-level slice each, a line is a compact dict key,
+# and copying a position is free.  The string is row-major (index r * m + c)
+# or, after a vertical move, column-major (index c * n + r): each move reads
+# its lines in whatever order the last move left them and writes them back
+# joined, so no move ever transposes the grid.
+_BIAS = 16
+_E = chr(EMPTY + _BIAS)
+_ZERO = chr(0 + _BIAS)
+_LAST_LETTER = chr(LETTER_A + _BIAS)  # letters are below it, numbers from _ZERO up
+_AB = frozenset({chr(LETTER_A + _BIAS) + chr(LETTER_B + _BIAS), chr(LETTER_B + _BIAS) + chr(LETTER_A + _BIAS)})
+#: Entries a slide table keeps before it starts afresh (bounds the memory of a long-lived process).
+_TABLE_CAP = 1 << 17
+
+
+def _char(code: int) -> str:
+    return chr(code + _BIAS)
+
+
+class _Chars(dict):
+    """Cell code -> character."""
+
+    def __missing__(self, code: int) -> str:
+        ch = self[code] = _char(code)
+        return ch
+
+
+_CHARS = _Chars()
+_CODE_OF_BYTE = [byte - _BIAS for byte in range(128)]
+
+
+_WALLS = frozenset(_char(code) for code in (OBSTACLE, *MAGNET_CODES.values()))
+_MOVABLE_CLASS = f"[{_char(LETTER_B)}{_char(LETTER_A)}{_ZERO}-\U0010ffff]"
+_MERGE_NEXT = f"([{_ZERO}-\U0010ffff])\\1|{_char(LETTER_A)}{_char(LETTER_B)}|{_char(LETTER_B)}{_char(LETTER_A)}"
+#: move -> a pattern found in every line the move changes: an empty cell just
+#: before a symbol (on the edge's side), or two symbols side by side that merge.
+_CHANGES = {move: re.compile(f"{_E}{_MOVABLE_CLASS}|{_MERGE_NEXT}" if move in "WA" else
+                             f"{_MOVABLE_CLASS}{_E}|{_MERGE_NEXT}") for move in MOVES}
+#: Found in every line with a wall, or with two symbols that merge once packed.
+_WALL_OR_MERGE = re.compile(f"[{''.join(sorted(_WALLS))}]|([{_ZERO}-\U0010ffff]){_E}*\\1|"
+                            f"{_char(LETTER_A)}{_E}*{_char(LETTER_B)}|{_char(LETTER_B)}{_E}*{_char(LETTER_A)}")
+
+
+def _slide_text(line: str, move: str) -> str:
+    """One line slid by ``move``, as characters in the grid's order (left to
+    right, top to bottom, whatever the move's direction): the miss path of
+    the move's table.  A line the move cannot change is returned as it is; a
+    line without walls or merges is packed by C-level string methods; any
+    other goes through ``_slide_segments``."""
+    if _CHANGES[move].search(line) is None:
+        return line
+    if _WALL_OR_MERGE.search(line) is None:
+        packed = line.replace(_E, "")
+        return packed.ljust(len(line), _E) if move in "WA" else packed.rjust(len(line), _E)
+    if move in "WA":
+        return _slide_segments(line, _char(_MAGNET_OF_MOVE[move]))
+    return _slide_segments(line[::-1], _char(_MAGNET_OF_MOVE[move]))[::-1]
+
+
+def _slide_segments(cells: str, pin: str) -> str:
+    """One line slid towards ``cells[0]``, where magnets ``pin`` hold their runs.
+
+    The symbols are taken from the edge.  Walls cut the line into segments
+    that slide on their own.  In a segment, a symbol that stopped has the
+    segment's start or another stopped symbol right before it, so a mover
+    only meets the last one stopped (``out[-1]``): it merges into it and
+    goes on merging, or stops beside it.  The run a magnet holds never moves
+    and no mover can reach it (the magnet shields it), so it is a wall here."""
+    held: set[int] = set()
+    if pin in cells:
+        for j, ch in enumerate(cells):
+            if ch == pin:
+                k = j - 1
+                while k >= 0 and (cells[k] >= _ZERO or cells[k] <= _LAST_LETTER):
+                    held.add(k)
+                    k -= 1
+    pieces: list[str] = []
+    out: list[str] = []
+    start = 0
+    for k, v in enumerate(cells):
+        if v == _E:
+            continue
+        if v in _WALLS or k in held:
+            pieces.append("".join(out).ljust(k - start, _E))
+            pieces.append(v)
+            out = []
+            start = k + 1
+            continue
+        while out:
+            under = out[-1]
+            if under == v and v >= _ZERO:
+                v = chr(ord(v) + 1)
+            elif under + v in _AB:
+                v = _ZERO
+            else:
+                break
+            out.pop()
+        out.append(v)
+    pieces.append("".join(out).ljust(len(cells) - start, _E))
+    return "".join(pieces)
+
+
+class _Slides(dict):
+    """A move's table: line (as characters) -> the line slid, filled as met."""
+
+    __slots__ = ("move",)
+
+    def __init__(self, move: str):
+        super().__init__()
+        self.move = move
+
+    def __missing__(self, line: str) -> str:
+        if len(self) >= _TABLE_CAP:
+            self.clear()
+        slid = self[line] = _slide_text(line, self.move)
+        return slid
+
+
+_SLIDES = {move: _Slides(move) for move in MOVES}
+
+
+@cache
+def _pieces(n: int, m: int, walls: frozenset[int]) -> dict[tuple[bool, str], tuple]:
+    """For each (transposed, move): a function giving the pieces of lines the
+    move slides (in order, each in grid order), and the lookup that slides
+    one.  Joined, the pieces are the lines one after another: row-major after
+    a horizontal move, column-major after a vertical one.
+
+    Obstacles and magnets (``walls``, row-major indices) never move and no
+    symbol passes them, so a line is cut at each, the wall going with the
+    piece on the edge's side (with the run it holds, if it is a magnet that
+    pins in this move): shorter keys, far fewer distinct ones."""
+    pieces = {}
+    for transposed in (False, True):
+        for move in MOVES:
+            if move in "WS":  # the columns, top to bottom
+                lines = [[(r * m + c, c * n + r if transposed else r * m + c) for r in range(n)] for c in range(m)]
+            else:  # the rows, left to right
+                lines = [[(r * m + c, c * n + r if transposed else r * m + c) for c in range(m)] for r in range(n)]
+            cuts = []
+            for line in lines:
+                piece: list[int] = []
+                for cell, index in line:
+                    if cell in walls and move in "SD" and piece:
+                        cuts.append(piece)
+                        piece = []
+                    piece.append(index)
+                    if cell in walls and move in "WA":
+                        cuts.append(piece)
+                        piece = []
+                if piece:
+                    cuts.append(piece)
+            slices = [_as_slice(piece) for piece in cuts]
+            getter = itemgetter(*slices) if len(slices) > 1 else (lambda text, cut=slices[0]: (text[cut],))
+            pieces[transposed, move] = (getter, _SLIDES[move].__getitem__)
+    return pieces
+
+
+def _as_slice(indices: list[int]) -> slice:
+    """The slice picking ``indices`` (an arithmetic progression) from a string."""
+    step = indices[1] - indices[0] if len(indices) > 1 else 1
+    return slice(indices[0], indices[-1] + 1, step)
+
+
+@cache
+def _edges(rules: Rules) -> dict[str, tuple[slice, int, int, int, str]]:
+    """For each move, the far edge where a symbol is inserted after it (a row
+    for vertical moves, indexed by column; a column for horizontal ones,
+    indexed by row): a slice of the string the move leaves (row-major after
+    a horizontal move, column-major after a vertical one), its first index,
+    step and length; and the sequence the symbol comes from, as characters."""
+    n, m = rules.n, rules.m
+    edges = {}
+    for move in MOVES:
+        size, stride = (m, n) if move in "WS" else (n, m)
+        first = {"W": n - 1, "S": 0, "A": m - 1, "D": 0}[move]
+        seq = "".join(_char(code_of(ch)) for ch in (rules.s1 if move in "WS" else rules.s2))
+        edges[move] = (slice(first, first + (size - 1) * stride + 1, stride), first, stride, size, seq)
+    return edges
+
+
+class _Values(dict):
+    """Character -> value of the cell (numbers can grow without bound)."""
+
+    def __missing__(self, ch: str) -> int:
+        worth = self[ch] = value(ord(ch) - _BIAS)
+        return worth
+
+
+_VALUES = _Values()
+
+
 class Game:
     """A mutable position for fast simulation (the referee, the judge and
-    the bots share it); ``ThreesState`` is its frozen twin."""
+    the bots share it); ``ThreesState`` is its frozen twin.  The position is
+    ``board``, a string (see ``_BIAS``), column-major when ``transposed``."""
 
-    __slots__ = ("cells", "horizontal", "magnets", "moves", "over", "rules", "vertical", "x", "y")
+    __slots__ = ("board", "edges", "horizontal", "moves", "over", "pieces", "rules", "transposed", "vertical",
+                 "x", "y")
 
     def __init__(self, state: ThreesState):
-        self.rules = state.rules
-        self.cells = list(state.cells)
+        rules = self.rules = state.rules
+        walls = frozenset(i for i, code in enumerate(state.cells) if code < EMPTY and not movable(code))
+        self.pieces = _pieces(rules.n, rules.m, walls)
+        self.edges = _edges(rules)
+        self.board = "".join(map(_CHARS.__getitem__, state.cells))
+        self.transposed = False
         self.x, self.y = state.x, state.y
         self.horizontal, self.vertical = state.horizontal, state.vertical
         self.moves, self.over = state.moves, state.over
-        # Magnets never move (only movable symbols do), so where they are is known once.
-        self.magnets = {move: tuple(i for i, v in enumerate(state.cells) if v == code)
-                        for move, code in _MAGNET_OF_MOVE.items()}
+
+    @property
+    def cells(self) -> list[int]:
+        """The cell codes, row-major (a new list: changing it changes the
+        game only when assigned back)."""
+        board = self.row_major()
+        if board.isascii():
+            return list(map(_CODE_OF_BYTE.__getitem__, board.encode("ascii")))
+        return [ord(ch) - _BIAS for ch in board]
+
+    @cells.setter
+    def cells(self, cells: Iterable[int]) -> None:
+        self.board = "".join(map(_CHARS.__getitem__, cells))
+        self.transposed = False
+
+    def row_major(self) -> str:
+        """The position string, row-major."""
+        if not self.transposed:
+            return self.board
+        n = self.rules.n
+        return "".join([self.board[r::n] for r in range(n)])
 
     def copy(self) -> Game:
         twin = Game.__new__(Game)
-        twin.rules, twin.cells, twin.magnets = self.rules, self.cells[:], self.magnets
+        twin.rules, twin.pieces, twin.edges = self.rules, self.pieces, self.edges
+        twin.board, twin.transposed = self.board, self.transposed
         twin.x, twin.y, twin.horizontal, twin.vertical = self.x, self.y, self.horizontal, self.vertical
         twin.moves, twin.over = self.moves, self.over
         return twin
@@ -276,12 +494,15 @@ class Game:
                            self.moves, self.over, played)
 
     def value(self) -> int:
-        return sum(value(code) for code in self.cells)
+        return sum(map(_VALUES.__getitem__, self.board))
+
+    def empty_cells(self) -> int:
+        return self.board.count(_E)
 
     def key(self) -> tuple:
         """What decides the future of this position (for de-duplication)."""
         rules = self.rules
-        return (tuple(self.cells), self.x % rules.n, self.y % rules.m,
+        return (self.row_major(), self.x % rules.n, self.y % rules.m,
                 self.horizontal % len(rules.s2), self.vertical % len(rules.s1), self.over)
 
     def play(self, move: str) -> None:
@@ -291,94 +512,53 @@ class Game:
         self.insert(move)
 
     def slide(self, move: str) -> None:
-        """Slide every movable symbol in ``move``'s direction, merging."""
-        rules, cells = self.rules, self.cells
-        held = _held(cells, rules.m, move, self.magnets[move]) if self.magnets[move] else ()
-        if not held:
-            # The hot path: every line read, slid and written back by C-level loops.
-            cuts, unpermute = _line_layout(rules.n, rules.m, move)
-            cells[:] = unpermute(tuple(chain.from_iterable(map(slid_row, map(tuple, map(cells.__getitem__, cuts))))))
-            return
-        for line, cut in zip(lines(rules.n, rules.m, move), _line_layout(rules.n, rules.m, move)[0]):
-            if held.isdisjoint(line):
-                cells[cut] = slid_row(tuple(cells[cut]))
-            else:
-                _slide_line_held(cells, line, held)
+        """Slide every movable symbol in ``move``'s direction, merging: each
+        piece of a row or column through the move's table (``_slide_text``)."""
+        getter, slide = self.pieces[self.transposed, move]
+        self.board = "".join(map(slide, getter(self.board)))
+        self.transposed = move in "WS"
 
     def insert(self, move: str) -> None:
         """Insert the next symbol on the far edge, from the pointer on, with
         wrap-around; no empty cell there ends the game."""
-        rules, cells = self.rules, self.cells
-        edge = insertion_edge(rules.n, rules.m, move)
         horizontal = move in "AD"
+        if self.transposed == horizontal:  # not as a slide in this direction leaves it
+            m = self.rules.m
+            self.board, self.transposed = self.row_major(), False
+            if not horizontal:
+                self.board, self.transposed = "".join([self.board[c::m] for c in range(m)]), True
+        edge, first, stride, size, seq = self.edges[move]
         if horizontal:
             self.horizontal += 1
-            start, seq, count = self.x, rules.s2, self.horizontal
+            start, count = self.x, self.horizontal
         else:
             self.vertical += 1
-            start, seq, count = self.y, rules.s1, self.vertical
-        size = len(edge)
-        first = start % size
-        for k in range(first, first + size):
-            spot = edge[k % size]
-            if cells[spot] == EMPTY:
-                break
-        else:
-            self.over = True
-            return
-        cells[spot] = code_of(seq[(count - 1) % len(seq)])
+            start, count = self.y, self.vertical
+        board = self.board
+        cells = board[edge]
+        k = cells.find(_E, start % size)
+        if k < 0:
+            k = cells.find(_E)
+            if k < 0:
+                self.over = True
+                return
+        spot = first + k * stride
+        self.board = board[:spot] + seq[(count - 1) % len(seq)] + board[spot + 1:]
+        rules = self.rules
         if horizontal:
             self.x = (rules.ax * start * start + rules.bx * start + rules.cx) % rules.n
         else:
             self.y = (rules.ay * start * start + rules.by * start + rules.cy) % rules.m
 
 
-@lru_cache(maxsize=1 << 16)
-def slid_row(row: tuple[int, ...]) -> tuple[int, ...]:
-    """One line slid, with nothing pinned (``row[0]`` is at the edge).
-
-    The hot path of every plan judged (up to 100,000 moves in arena play),
-    hence the cache: a game meets few distinct lines.  Nothing pinned means
-    a symbol that stopped has a symbol or the edge right before it, so each
-    mover only meets the last symbol stopped (``top``): it lands beside it,
-    or merges into it and goes on merging."""
-    out = list(row)
-    top = -1
-    for k, v in enumerate(row):
-        if v == EMPTY:
-            continue
-        if not movable(v):
-            top = k
-            continue
-        out[k] = EMPTY
-        while top >= 0 and (joined := merged(v, out[top])) is not None:
-            v = joined
-            out[top] = EMPTY
-            top -= 1
-        top += 1
-        out[top] = v
-    return tuple(out)
-
-
-@cache
-def _line_layout(n: int, m: int, move: str) -> tuple[tuple[slice, ...], Callable[[tuple[int, ...]], tuple]]:
-    """For ``lines(n, m, move)``: the slice of the row-major cells that is
-    each line, in order, and the function turning the lines' cells, one line
-    after another, back into row-major order."""
-    order = [i for line in lines(n, m, move) for i in line]
-    position = [0] * len(order)
-    for k, i in enumerate(order):
-        position[i] = k
-    unpermute = itemgetter(*position) if len(position) > 1 else tuple
-    return tuple(_as_slice(line) for line in lines(n, m, move)), unpermute
-
-
-def _as_slice(line: tuple[int, ...]) -> slice:
-    """The slice picking ``line``'s cells, in order, from a list (a line is an
-    arithmetic progression of indices)."""
-    step = line[1] - line[0] if len(line) > 1 else 1
-    stop = line[-1] + step
-    return slice(line[0], None if stop < 0 else stop, step)
+def slide_step_by_step(cells: list[int], n: int, m: int, move: str) -> None:
+    """The rules of a slide as written, on row-major cell codes: the magnets'
+    runs are pinned, then every line slid one cell at a time
+    (``_slide_line_held``).  The reference the fast slide is tested and
+    benchmarked against."""
+    held = pinned(cells, n, m, move)
+    for line in lines(n, m, move):
+        _slide_line_held(cells, line, held)
 
 
 def _slide_line_held(cells: list[int], line: tuple[int, ...], held: set[int]) -> None:

@@ -15,12 +15,14 @@ from arena.bots import PYTHON
 from arena.cli import main as arena_main
 from generator import BadParameters
 from generator import threes as gen
+from referees import threes
 from referees.base import BadInput, BadOutput, IllegalMove
 from referees.threes import (
     EMPTY,
     MAX_PLAN,
     Game,
     ThreesReferee,
+    _slide_line_held,
     grid_lines,
     lines,
     merged,
@@ -296,6 +298,72 @@ def test_fast_slide_agrees_with_the_rules_step_by_step():
             twin = game.copy()
             twin.slide(move)
             assert twin.cells == expected, (rows, move)
+
+
+class _ReferenceGame:
+    """The rules as written, on a list of cell codes: every slide step by step
+    (``_slide_line_held``, each symbol moved one cell at a time, with the
+    magnets' runs pinned), the insertion read from docs/rules.md."""
+
+    def __init__(self, state):
+        self.rules, self.cells = state.rules, list(state.cells)
+        self.x, self.y, self.horizontal, self.vertical, self.moves, self.over = state.x, state.y, 0, 0, 0, False
+
+    def play(self, move: str) -> None:
+        rules, n, m = self.rules, self.rules.n, self.rules.m
+        self.moves += 1
+        held = pinned(self.cells, n, m, move)
+        for line in lines(n, m, move):
+            _slide_line_held(self.cells, line, held)
+        if move in "AD":
+            self.horizontal += 1
+            start, symbol_ = self.x, rules.s2[(self.horizontal - 1) % len(rules.s2)]
+            edge = [r * m + (m - 1 if move == "A" else 0) for r in range(n)]
+        else:
+            self.vertical += 1
+            start, symbol_ = self.y, rules.s1[(self.vertical - 1) % len(rules.s1)]
+            edge = [(n - 1 if move == "W" else 0) * m + c for c in range(m)]
+        empty = [edge[(start + k) % len(edge)] for k in range(len(edge)) if self.cells[edge[(start + k) % len(edge)]] == EMPTY]
+        if not empty:
+            self.over = True
+            return
+        self.cells[empty[0]] = int(symbol_) if symbol_.isdigit() else {"A": -10, "B": -11}[symbol_]
+        if move in "AD":
+            self.x = (rules.ax * start * start + rules.bx * start + rules.cx) % n
+        else:
+            self.y = (rules.ay * start * start + rules.by * start + rules.cy) % m
+
+
+def _random_board(rng: random.Random, n: int, m: int) -> str:
+    symbols = rng.choice([".....@^v<>AB0011223", "......AB00001111", "....^^vv<<>>@AB01", "........AB0"])
+    rows = ["".join(rng.choice(symbols) for _ in range(m)) for _ in range(n)]
+    s1, s2 = ("".join(rng.choice("AB0011223") for _ in range(rng.randint(1, 6))) for _ in range(2))
+    x, y = (" ".join(str(rng.randint(0, 9)) for _ in range(4)) for _ in range(2))
+    return board(rows, s1=s1, s2=s2, x=x, y=y)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fast_play_agrees_with_the_rules_step_by_step_move_after_move(seed, monkeypatch):
+    """Random boards (magnets, obstacles, letters, merge chains) and random
+    plans: after every move the fast game (strings, tables of slid lines,
+    pieces cut at walls) and the rules as written agree on everything.  Half
+    the seeds run with tiny slide tables, so that they are emptied often."""
+    if seed % 2:
+        monkeypatch.setattr(threes, "_TABLE_CAP", 5)
+    rng = random.Random(seed)
+    for _ in range(300):
+        n, m = rng.choice([(rng.randint(1, 7), rng.randint(1, 7)), (rng.randint(1, 12), rng.randint(1, 12))])
+        state = parse_board(_random_board(rng, n, m))
+        fast, slow = Game(state), _ReferenceGame(state)
+        moves = "".join(rng.choice(rng.choice(["WASD", "WA", "SD", "WWWASSSD"])) for _ in range(rng.randint(1, 300)))
+        for k, move in enumerate(moves):
+            fast.play(move)
+            slow.play(move)
+            assert (fast.cells, fast.x, fast.y, fast.horizontal, fast.vertical, fast.moves, fast.over) == \
+                (slow.cells, slow.x, slow.y, slow.horizontal, slow.vertical, slow.moves, slow.over), (state, moves[:k + 1])
+            if fast.over:
+                break
+        assert play_plan(state, moves).cells == tuple(slow.cells)
 
 
 # ---------------------------------------------------------------- generator
