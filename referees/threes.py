@@ -258,7 +258,6 @@ def _held(cells: list[int] | tuple[int, ...], m: int, move: str, magnets: Iterab
 _BIAS = 16
 _E = chr(EMPTY + _BIAS)
 _ZERO = chr(0 + _BIAS)
-_LAST_LETTER = chr(LETTER_A + _BIAS)  # letters are below it, numbers from _ZERO up
 _AB = frozenset({chr(LETTER_A + _BIAS) + chr(LETTER_B + _BIAS), chr(LETTER_B + _BIAS) + chr(LETTER_A + _BIAS)})
 #: Entries a slide table keeps before it starts afresh (bounds the memory of a long-lived process).
 _TABLE_CAP = 1 << 17
@@ -281,65 +280,30 @@ _CODE_OF_BYTE = [byte - _BIAS for byte in range(128)]
 
 
 _WALLS = frozenset(_char(code) for code in (OBSTACLE, *MAGNET_CODES.values()))
-_MOVABLE_CLASS = f"[{_char(LETTER_B)}{_char(LETTER_A)}{_ZERO}-\U0010ffff]"
 _MERGE_NEXT = f"([{_ZERO}-\U0010ffff])\\1|{_char(LETTER_A)}{_char(LETTER_B)}|{_char(LETTER_B)}{_char(LETTER_A)}"
-#: move -> a pattern found in every line the move changes: an empty cell just
-#: before a symbol (on the edge's side), or two symbols side by side that merge.
-_CHANGES = {move: re.compile(f"{_E}{_MOVABLE_CLASS}|{_MERGE_NEXT}" if move in "WA" else
-                             f"{_MOVABLE_CLASS}{_E}|{_MERGE_NEXT}") for move in MOVES}
-#: Found in every line with a wall, or with two symbols that merge once packed.
-_WALL_OR_MERGE = re.compile(f"[{''.join(sorted(_WALLS))}]|([{_ZERO}-\U0010ffff]){_E}*\\1|"
-                            f"{_char(LETTER_A)}{_E}*{_char(LETTER_B)}|{_char(LETTER_B)}{_E}*{_char(LETTER_A)}")
+#: Found in every piece a move towards its start changes: an empty cell just
+#: before a symbol, or two symbols side by side that merge.
+_MOVES_SOME = re.compile(f"{_E}[^{_E}]|{_MERGE_NEXT}")
+#: Found in a packed line (symbols only) where two symbols side by side merge.
+_MERGES = re.compile(_MERGE_NEXT)
 
 
-def _slide_text(line: str, move: str) -> str:
-    """One line slid by ``move``, as characters in the grid's order (left to
-    right, top to bottom, whatever the move's direction): the miss path of
-    the move's table.  A line the move cannot change is returned as it is; a
-    line without walls or merges is packed by C-level string methods; any
-    other goes through ``_slide_segments``."""
-    if _CHANGES[move].search(line) is None:
-        return line
-    if _WALL_OR_MERGE.search(line) is None:
-        packed = line.replace(_E, "")
-        return packed.ljust(len(line), _E) if move in "WA" else packed.rjust(len(line), _E)
-    if move in "WA":
-        return _slide_segments(line, _char(_MAGNET_OF_MOVE[move]))
-    return _slide_segments(line[::-1], _char(_MAGNET_OF_MOVE[move]))[::-1]
+_MOVES_SOME_BACK = re.compile(f"[^{_E}]{_E}|{_MERGE_NEXT}")
 
 
-def _slide_segments(cells: str, pin: str) -> str:
-    """One line slid towards ``cells[0]``, where magnets ``pin`` hold their runs.
-
-    The symbols are taken from the edge.  Walls cut the line into segments
-    that slide on their own.  In a segment, a symbol that stopped has the
-    segment's start or another stopped symbol right before it, so a mover
-    only meets the last one stopped (``out[-1]``): it merges into it and
-    goes on merging, or stops beside it.  The run a magnet holds never moves
-    and no mover can reach it (the magnet shields it), so it is a wall here."""
-    held: set[int] = set()
-    if pin in cells:
-        for j, ch in enumerate(cells):
-            if ch == pin:
-                k = j - 1
-                while k >= 0 and (cells[k] >= _ZERO or cells[k] <= _LAST_LETTER):
-                    held.add(k)
-                    k -= 1
-    pieces: list[str] = []
+def _reduce(symbols: str) -> str:
+    """Symbols packed at the start of a segment, from the start on, each
+    merging into the one before it as long as it can (the rules' merges:
+    a mover steps into the last symbol that stopped, merges, goes on)."""
+    if _MERGES.search(symbols) is None:
+        return symbols
     out: list[str] = []
-    start = 0
-    for k, v in enumerate(cells):
-        if v == _E:
-            continue
-        if v in _WALLS or k in held:
-            pieces.append("".join(out).ljust(k - start, _E))
-            pieces.append(v)
-            out = []
-            start = k + 1
-            continue
+    for v in symbols:
         while out:
             under = out[-1]
-            if under == v and v >= _ZERO:
+            if under == v:
+                if v < _ZERO:  # A + A, B + B
+                    break
                 v = chr(ord(v) + 1)
             elif under + v in _AB:
                 v = _ZERO
@@ -347,38 +311,63 @@ def _slide_segments(cells: str, pin: str) -> str:
                 break
             out.pop()
         out.append(v)
-    pieces.append("".join(out).ljust(len(cells) - start, _E))
-    return "".join(pieces)
+    return "".join(out)
 
 
 class _Slides(dict):
-    """A move's table: line (as characters) -> the line slid, filled as met."""
-
-    __slots__ = ("move",)
+    """A move's table: piece of a line (as characters, in grid order) -> the
+    piece slid, computed when first met.  A piece (see ``_pieces``) is a run
+    of cells without walls, with perhaps one wall at its far end (``W``,
+    ``A``: its last cell; ``S``, ``D``: its first).  If that wall is a magnet
+    pinning in this move, the run of symbols next to it stays; nothing can
+    reach that run (the magnet shields it), so the rest of the piece slides
+    on its own: its symbols, packed towards the edge, each merging into the
+    one before as long as it can (``_reduce``)."""
 
     def __init__(self, move: str):
         super().__init__()
-        self.move = move
+        self.forward = move in "WA"
+        self.pin = _char(_MAGNET_OF_MOVE[move])
 
-    def __missing__(self, line: str) -> str:
+    def __missing__(self, piece: str) -> str:
         if len(self) >= _TABLE_CAP:
             self.clear()
-        slid = self[line] = _slide_text(line, self.move)
+        slid = piece
+        if self.forward:
+            wall = piece[-1] if piece[-1] in _WALLS else ""
+            free = len(piece) - len(wall)
+            if wall == self.pin:
+                free = piece.rfind(_E, 0, free) + 1  # the run held is what follows the last empty cell
+            seg = piece[:free]
+            if _MOVES_SOME.search(seg) is not None:
+                slid = _reduce(seg.replace(_E, "")).ljust(free, _E) + piece[free:]
+        else:
+            wall = piece[0] if piece[0] in _WALLS else ""
+            held = len(wall)
+            if wall == self.pin:
+                held = piece.find(_E, held)
+                if held < 0:
+                    held = len(piece)
+            seg = piece[held:]
+            if _MOVES_SOME_BACK.search(seg) is not None:
+                slid = piece[:held] + _reduce(seg.replace(_E, "")[::-1])[::-1].rjust(len(seg), _E)
+        self[piece] = slid
         return slid
 
 
 _SLIDES = {move: _Slides(move) for move in MOVES}
+_TABLES = tuple(_SLIDES.values())
 
 
 @cache
 def _pieces(n: int, m: int, walls: frozenset[int]) -> dict[tuple[bool, str], tuple]:
     """For each (transposed, move): a function giving the pieces of lines the
     move slides (in order, each in grid order), and the lookup that slides
-    one.  Joined, the pieces are the lines one after another: row-major after
-    a horizontal move, column-major after a vertical one.
+    one.  Joined, the pieces are the lines one after another:
+    row-major after a horizontal move, column-major after a vertical one.
 
-    Obstacles and magnets (``walls``, row-major indices) never move and no
-    symbol passes them, so a line is cut at each, the wall going with the
+    Obstacles and magnets (``walls``, row-major indices) never move and
+    no symbol passes them, so a line is cut at each, the wall going with the
     piece on the edge's side (with the run it holds, if it is a magnet that
     pins in this move): shorter keys, far fewer distinct ones."""
     pieces = {}
@@ -388,15 +377,16 @@ def _pieces(n: int, m: int, walls: frozenset[int]) -> dict[tuple[bool, str], tup
                 lines = [[(r * m + c, c * n + r if transposed else r * m + c) for r in range(n)] for c in range(m)]
             else:  # the rows, left to right
                 lines = [[(r * m + c, c * n + r if transposed else r * m + c) for c in range(m)] for r in range(n)]
-            cuts = []
+            forward = move in "WA"
+            cuts: list[list[int]] = []
             for line in lines:
                 piece: list[int] = []
                 for cell, index in line:
-                    if cell in walls and move in "SD" and piece:
+                    if cell in walls and not forward and piece:
                         cuts.append(piece)
                         piece = []
                     piece.append(index)
-                    if cell in walls and move in "WA":
+                    if cell in walls and forward:
                         cuts.append(piece)
                         piece = []
                 if piece:
@@ -513,7 +503,7 @@ class Game:
 
     def slide(self, move: str) -> None:
         """Slide every movable symbol in ``move``'s direction, merging: each
-        piece of a row or column through the move's table (``_slide_text``)."""
+        piece of a row or column through the move's table (``_Slides``)."""
         getter, slide = self.pieces[self.transposed, move]
         self.board = "".join(map(slide, getter(self.board)))
         self.transposed = move in "WS"
