@@ -12,8 +12,12 @@ of a position is the sum of 3^(n+1) over the numbers n, minus one per ``A``.
 
 One-shot and single-player: ``game.out`` is one line of ``WASD``, played
 until it ends or the game ends; in arena play a line of more than
-``MAX_PLAN`` (100,000) moves is bad output, in judge mode any length goes.  Cells are kept row-major in flat tuples
-(index ``r * m + c``), as small integers (see ``EMPTY`` ... ``LETTER_B``).
+``MAX_PLAN`` (100,000) moves is bad output, so that judging a plan stays
+cheap; in judge mode any length goes.  A ``ThreesState`` keeps its cells
+row-major in a flat tuple (index ``r * m + c``), as small integers (see
+``EMPTY`` ... ``LETTER_B``); a ``Game``, the simulation, keeps them as one
+string and slides lines through tables (see "simulation" below).  The rules
+as written, one cell at a time, are ``slide_step_by_step``: the reference.
 """
 
 from __future__ import annotations
@@ -280,7 +284,7 @@ _CODE_OF_BYTE = [byte - _BIAS for byte in range(128)]
 
 
 _WALLS = frozenset(_char(code) for code in (OBSTACLE, *MAGNET_CODES.values()))
-_MERGE_NEXT = f"([{_ZERO}-\U0010ffff])\\1|{_char(LETTER_A)}{_char(LETTER_B)}|{_char(LETTER_B)}{_char(LETTER_A)}"
+_MERGE_NEXT = f"([^\x00-{_E}])\\1|{_char(LETTER_A)}{_char(LETTER_B)}|{_char(LETTER_B)}{_char(LETTER_A)}"
 #: Found in every piece a move towards its start changes: an empty cell just
 #: before a symbol, or two symbols side by side that merge.
 _MOVES_SOME = re.compile(f"{_E}[^{_E}]|{_MERGE_NEXT}")
@@ -314,62 +318,83 @@ def _reduce(symbols: str) -> str:
     return "".join(out)
 
 
-class _Slides(dict):
-    """A move's table: piece of a line (as characters, in grid order) -> the
-    piece slid, computed when first met.  A piece (see ``_pieces``) is a run
-    of cells without walls, with perhaps one wall at its far end (``W``,
-    ``A``: its last cell; ``S``, ``D``: its first).  If that wall is a magnet
-    pinning in this move, the run of symbols next to it stays; nothing can
-    reach that run (the magnet shields it), so the rest of the piece slides
-    on its own: its symbols, packed towards the edge, each merging into the
-    one before as long as it can (``_reduce``)."""
+_MAGNET_CHARS = frozenset(_char(code) for code in MAGNET_CODES.values())
 
-    def __init__(self, move: str):
-        super().__init__()
-        self.forward = move in "WA"
-        self.pin = _char(_MAGNET_OF_MOVE[move])
+
+class _TowardStart(dict):
+    """The table of ``W`` and ``A``: piece of a line (as characters, in grid
+    order) -> the piece slid towards its start, computed when first met.
+
+    A piece (see ``_pieces``) is a lone wall, or a run of cells without walls,
+    perhaps followed by the magnet that pins that run's end in this move.
+    Its symbols are packed towards the start, each merging into the one
+    before it as long as it can (``_reduce``), but for a run a magnet holds:
+    the symbols after the last empty cell stay.  Nothing can reach them (the
+    magnet shields them), so the rest slides on its own."""
 
     def __missing__(self, piece: str) -> str:
         if len(self) >= _TABLE_CAP:
             self.clear()
-        slid = piece
-        if self.forward:
-            wall = piece[-1] if piece[-1] in _WALLS else ""
-            free = len(piece) - len(wall)
-            if wall == self.pin:
-                free = piece.rfind(_E, 0, free) + 1  # the run held is what follows the last empty cell
-            seg = piece[:free]
-            if _MOVES_SOME.search(seg) is not None:
-                slid = _reduce(seg.replace(_E, "")).ljust(free, _E) + piece[free:]
+        if piece[-1] in _MAGNET_CHARS:
+            free = piece.rfind(_E) + 1
+            slid = self[piece[:free]] + piece[free:] if free else piece
+        elif _MOVES_SOME.search(piece) is None:
+            slid = piece
         else:
-            wall = piece[0] if piece[0] in _WALLS else ""
-            held = len(wall)
-            if wall == self.pin:
-                held = piece.find(_E, held)
-                if held < 0:
-                    held = len(piece)
-            seg = piece[held:]
-            if _MOVES_SOME_BACK.search(seg) is not None:
-                slid = piece[:held] + _reduce(seg.replace(_E, "")[::-1])[::-1].rjust(len(seg), _E)
+            slid = _reduce(piece.replace(_E, "")).ljust(len(piece), _E)
         self[piece] = slid
         return slid
 
 
-_SLIDES = {move: _Slides(move) for move in MOVES}
-_TABLES = tuple(_SLIDES.values())
+class _TowardEnd(dict):
+    """The table of ``S`` and ``D``: the mirror image of ``_TowardStart`` (a
+    magnet that pins comes first in its piece, the run it holds after it)."""
+
+    def __missing__(self, piece: str) -> str:
+        if len(self) >= _TABLE_CAP:
+            self.clear()
+        if piece[0] in _MAGNET_CHARS:
+            free = piece.find(_E)
+            slid = piece if free < 0 else piece[:free] + self[piece[free:]]
+        elif _MOVES_SOME_BACK.search(piece) is None:
+            slid = piece
+        else:
+            slid = _reduce(piece.replace(_E, "")[::-1])[::-1].rjust(len(piece), _E)
+        self[piece] = slid
+        return slid
+
+
+class _Same(dict):
+    """The table of pieces of one cell, which no move changes (the cell is a
+    wall, or a wall or the edge is next to it on the edge's side)."""
+
+    def __missing__(self, piece: str) -> str:
+        self[piece] = piece
+        return piece
+
+
+_TOWARD_START, _TOWARD_END, _SAME = _TowardStart(), _TowardEnd(), _Same()
+_SLIDES = {"W": _TOWARD_START, "A": _TOWARD_START, "S": _TOWARD_END, "D": _TOWARD_END}
+
+
+def clear_tables() -> None:
+    """Empty the slide tables, as a fresh process has them (for benchmarks)."""
+    _TOWARD_START.clear()
+    _TOWARD_END.clear()
 
 
 @cache
-def _pieces(n: int, m: int, walls: frozenset[int]) -> dict[tuple[bool, str], tuple]:
+def _pieces(n: int, m: int, walls: tuple[tuple[int, int], ...]) -> dict[tuple[bool, str], tuple]:
     """For each (transposed, move): a function giving the pieces of lines the
-    move slides (in order, each in grid order), and the lookup that slides
-    one.  Joined, the pieces are the lines one after another:
-    row-major after a horizontal move, column-major after a vertical one.
+    move slides (in order, each in grid order), and the table that slides
+    each.  Joined, the pieces are the lines one after another: row-major after
+    a horizontal move, column-major after a vertical one.
 
-    Obstacles and magnets (``walls``, row-major indices) never move and
-    no symbol passes them, so a line is cut at each, the wall going with the
-    piece on the edge's side (with the run it holds, if it is a magnet that
-    pins in this move): shorter keys, far fewer distinct ones."""
+    Obstacles and magnets (``walls``: row-major index, code) never move and
+    no symbol passes them, so a line is cut at each: a wall is a piece of
+    its own, except a magnet that pins in this move, which goes with the run
+    it holds, on the edge's side.  Short keys, far fewer distinct ones."""
+    code_at = dict(walls)
     pieces = {}
     for transposed in (False, True):
         for move in MOVES:
@@ -382,18 +407,26 @@ def _pieces(n: int, m: int, walls: frozenset[int]) -> dict[tuple[bool, str], tup
             for line in lines:
                 piece: list[int] = []
                 for cell, index in line:
-                    if cell in walls and not forward and piece:
-                        cuts.append(piece)
+                    if cell not in code_at:
+                        piece.append(index)
+                        continue
+                    pin = code_at[cell] == _MAGNET_OF_MOVE[move]
+                    if pin and forward:  # the magnet ends the run it holds
+                        cuts.append([*piece, index])
                         piece = []
-                    piece.append(index)
-                    if cell in walls and forward:
+                        continue
+                    if piece:
                         cuts.append(piece)
+                    if pin:  # the magnet starts the run it holds
+                        piece = [index]
+                    else:
+                        cuts.append([index])
                         piece = []
                 if piece:
                     cuts.append(piece)
             slices = [_as_slice(piece) for piece in cuts]
             getter = itemgetter(*slices) if len(slices) > 1 else (lambda text, cut=slices[0]: (text[cut],))
-            pieces[transposed, move] = (getter, _SLIDES[move].__getitem__)
+            pieces[transposed, move] = (getter, tuple(_SAME if len(piece) == 1 else _SLIDES[move] for piece in cuts))
     return pieces
 
 
@@ -441,7 +474,7 @@ class Game:
 
     def __init__(self, state: ThreesState):
         rules = self.rules = state.rules
-        walls = frozenset(i for i, code in enumerate(state.cells) if code < EMPTY and not movable(code))
+        walls = tuple((i, code) for i, code in enumerate(state.cells) if code < EMPTY and not movable(code))
         self.pieces = _pieces(rules.n, rules.m, walls)
         self.edges = _edges(rules)
         self.board = "".join(map(_CHARS.__getitem__, state.cells))
@@ -503,9 +536,9 @@ class Game:
 
     def slide(self, move: str) -> None:
         """Slide every movable symbol in ``move``'s direction, merging: each
-        piece of a row or column through the move's table (``_Slides``)."""
-        getter, slide = self.pieces[self.transposed, move]
-        self.board = "".join(map(slide, getter(self.board)))
+        piece of a row or column through the move's table (``_TowardStart``, ``_TowardEnd``)."""
+        getter, tables = self.pieces[self.transposed, move]
+        self.board = "".join(map(dict.__getitem__, tables, getter(self.board)))
         self.transposed = move in "WS"
 
     def insert(self, move: str) -> None:
