@@ -1,8 +1,9 @@
-"""Benchmark of judging a Threes plan at the arena's cap (100,000 moves).
+"""Benchmark of judging a Threes plan at the arena's caps (100,000 moves, 36 cells).
 
 A plan's cost is in the moves actually played: once the game ends, later
 moves are skipped.  So the worst case is a plan that keeps the game alive for
-all 100,000 moves.  For each shipped board this script builds such a
+all 100,000 moves.  For each shipped board, and for generated boards of the
+most cells arena play allows (``MAX_CELLS``), this script builds such a
 workload: games played by a one-ply player (the move that leaves the most
 empty cells, ties broken at random, seeded), restarted from the board each
 time one ends, until 100,000 moves in all; then it times ``play_plan`` over
@@ -32,11 +33,22 @@ import sys
 import time
 from pathlib import Path
 
+from generator.threes import ThreesParams, make_board
 from referees import threes
-from referees.threes import MAX_PLAN, Game, ThreesState, parse_board, play_plan, slide_step_by_step
+from referees.threes import MAX_CELLS, MAX_PLAN, Game, ThreesState, parse_board, play_plan, slide_step_by_step
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 1.0
+#: Generated boards of MAX_CELLS cells: (name, rows, obstacles, magnets, max digit), seed 1.
+GENERATED = [
+    ("6x6-open", 6, 0, 0, 9),    # no walls: long pieces; digits up to 9: many distinct lines
+    ("6x6-walls", 6, 6, 6, 3),
+    ("4x9", 4, 3, 2, 1),
+    ("3x12", 3, 3, 2, 1),
+    ("1x36", 1, 0, 0, 1),
+]
+
+
 class StepByStepGame(Game):
     """The baseline: every line slid one cell at a time, on a list."""
 
@@ -101,7 +113,9 @@ def referee_seconds(state: ThreesState, plans: list[str]) -> float:
 
 def boards() -> list[tuple[str, ThreesState]]:
     shipped = [(path.name, parse_board(path.read_text())) for path in sorted((ROOT / "boards" / "threes").glob("*.in"))]
-    return shipped
+    generated = [(name, make_board(ThreesParams(rows, MAX_CELLS // rows, obstacles, magnets, 4, 8, digit, 5, False), 1))
+                 for name, rows, obstacles, magnets, digit in GENERATED]
+    return shipped + generated
 
 
 def main() -> int:

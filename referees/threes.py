@@ -12,8 +12,9 @@ of a position is the sum of 3^(n+1) over the numbers n, minus one per ``A``.
 
 One-shot and single-player: ``game.out`` is one line of ``WASD``, played
 until it ends or the game ends; in arena play a line of more than
-``MAX_PLAN`` (100,000) moves is bad output, so that judging a plan stays
-cheap; in judge mode any length goes.  A ``ThreesState`` keeps its cells
+``MAX_PLAN`` (100,000) moves is bad output and a board has at most
+``MAX_CELLS`` (36) cells, so that judging a plan stays under a second; in
+judge mode any length and size go.  A ``ThreesState`` keeps its cells
 row-major in a flat tuple (index ``r * m + c``), as small integers (see
 ``EMPTY`` ... ``LETTER_B``); a ``Game``, the simulation, keeps them as one
 string and slides lines through tables (see "simulation" below).  The rules
@@ -48,6 +49,11 @@ SEQUENCE_SYMBOLS = frozenset("AB0123456789")
 #: The longest plan a bot may write in arena play (judge mode has no cap), so
 #: that judging one plan stays cheap.
 MAX_PLAN = 100_000
+#: The most cells (N x M) a board may have in arena play (judge mode has no
+#: cap): a move costs about its cells, and beyond this a plan of ``MAX_PLAN``
+#: moves can cost more than the second judging one may take
+#: (``benchmarks/bench_threes.py``).
+MAX_CELLS = 36
 
 
 def code_of(ch: str) -> int:
@@ -638,7 +644,11 @@ class ThreesReferee(Referee):
     judge_help = "BOARD OUTPUT: play the line of WASD moves in OUTPUT on BOARD (threes.in format); print the score."
 
     def load(self, text: str, extras: Mapping[str, str] | None = None) -> ThreesState:
-        return parse_board(text)
+        state = parse_board(text)
+        if state.rules.n * state.rules.m > MAX_CELLS:
+            raise BadInput(f"the grid is {state.rules.n}x{state.rules.m}, {state.rules.n * state.rules.m} cells; arena "
+                           f"play allows at most {MAX_CELLS} (judge mode has no cap)", line=1)
+        return state
 
     def to_move(self, state: ThreesState) -> int:
         return 0

@@ -382,6 +382,20 @@ def test_generator_is_seeded_and_pinned():
     assert one.params["magnets"] == 2
 
 
+def test_arena_play_caps_a_board_at_36_cells_judge_mode_does_not(tmp_path, capsys):
+    assert len(REFEREE.load(board(["." * 12] * 3)).cells) == 36
+    big = board(["......."] * 6)
+    with pytest.raises(BadInput, match="the grid is 6x7, 42 cells; arena play allows at most 36"):
+        REFEREE.load(big)
+    (tmp_path / "b.in").write_text(big)
+    (tmp_path / "o.out").write_text("W")
+    assert arena_main(["judge", "threes", str(tmp_path / "b.in"), str(tmp_path / "o.out")]) == 0
+    assert capsys.readouterr().out == "-1\n"
+    with pytest.raises(BadParameters, match="at most 36 cells in arena play, got 6x7"):
+        gen.generate(_args(rows=6, cols=7), 1)
+    assert gen.generate(_args(rows=1, cols=36), 1).text.startswith("1 36\n")
+
+
 def test_generator_rejects_a_full_grid():
     with pytest.raises(BadParameters, match="leave no empty cell"):
         gen.generate(_args(rows=2, cols=2, obstacles=2, magnets=1, symbols=1), 1)
