@@ -269,8 +269,9 @@ _BIAS = 16
 _E = chr(EMPTY + _BIAS)
 _ZERO = chr(0 + _BIAS)
 _AB = frozenset({chr(LETTER_A + _BIAS) + chr(LETTER_B + _BIAS), chr(LETTER_B + _BIAS) + chr(LETTER_A + _BIAS)})
-#: Entries a slide table keeps before it starts afresh (bounds the memory of a long-lived process).
-_TABLE_CAP = 1 << 17
+#: Entries a slide table keeps before it starts afresh (about 8 MB: bounds the
+#: memory of a long-lived process; a 100,000-move workload needs up to 96,000).
+_TABLE_CAP = 1 << 16
 
 
 def _char(code: int) -> str:
@@ -289,15 +290,16 @@ _CHARS = _Chars()
 _CODE_OF_BYTE = [byte - _BIAS for byte in range(128)]
 
 
-_WALLS = frozenset(_char(code) for code in (OBSTACLE, *MAGNET_CODES.values()))
+_MAGNET_CHARS = frozenset(_char(code) for code in MAGNET_CODES.values())
+# Two symbols side by side that merge: equal numbers (characters from _ZERO
+# up; a class of all of them would take 2 ms to compile), or A and B.
 _MERGE_NEXT = f"([^\x00-{_E}])\\1|{_char(LETTER_A)}{_char(LETTER_B)}|{_char(LETTER_B)}{_char(LETTER_A)}"
-#: Found in every piece a move towards its start changes: an empty cell just
-#: before a symbol, or two symbols side by side that merge.
-_MOVES_SOME = re.compile(f"{_E}[^{_E}]|{_MERGE_NEXT}")
-#: Found in a packed line (symbols only) where two symbols side by side merge.
+#: Found in a run of symbols (no empty cell, no wall) where two merge.
 _MERGES = re.compile(_MERGE_NEXT)
-
-
+#: Found in every run of cells without walls that a move towards its start
+#: changes: an empty cell just before a symbol, or two symbols that merge.
+_MOVES_SOME = re.compile(f"{_E}[^{_E}]|{_MERGE_NEXT}")
+#: The same, for a move towards its end: a symbol just before an empty cell.
 _MOVES_SOME_BACK = re.compile(f"[^{_E}]{_E}|{_MERGE_NEXT}")
 
 
@@ -322,9 +324,6 @@ def _reduce(symbols: str) -> str:
             out.pop()
         out.append(v)
     return "".join(out)
-
-
-_MAGNET_CHARS = frozenset(_char(code) for code in MAGNET_CODES.values())
 
 
 class _TowardStart(dict):
@@ -542,7 +541,7 @@ class Game:
 
     def slide(self, move: str) -> None:
         """Slide every movable symbol in ``move``'s direction, merging: each
-        piece of a row or column through the move's table (``_TowardStart``, ``_TowardEnd``)."""
+        piece of a row or column (``_pieces``) through its table."""
         getter, tables = self.pieces[self.transposed, move]
         self.board = "".join(map(dict.__getitem__, tables, getter(self.board)))
         self.transposed = move in "WS"

@@ -347,7 +347,8 @@ def test_fast_play_agrees_with_the_rules_step_by_step_move_after_move(seed, monk
     """Random boards (magnets, obstacles, letters, merge chains) and random
     plans: after every move the fast game (strings, tables of slid lines,
     pieces cut at walls) and the rules as written agree on everything.  Half
-    the seeds run with tiny slide tables, so that they are emptied often."""
+    the seeds run with tiny slide tables, so that they are emptied often;
+    every third move is made in steps, through a row-major list."""
     if seed % 2:
         monkeypatch.setattr(threes, "_TABLE_CAP", 5)
     rng = random.Random(seed)
@@ -357,7 +358,13 @@ def test_fast_play_agrees_with_the_rules_step_by_step_move_after_move(seed, monk
         fast, slow = Game(state), _ReferenceGame(state)
         moves = "".join(rng.choice(rng.choice(["WASD", "WA", "SD", "WWWASSSD"])) for _ in range(rng.randint(1, 300)))
         for k, move in enumerate(moves):
-            fast.play(move)
+            if k % 3:
+                fast.play(move)
+            else:  # the same in steps, the position read back row-major between them
+                fast.moves += 1
+                fast.slide(move)
+                fast.cells = fast.cells
+                fast.insert(move)
             slow.play(move)
             assert (fast.cells, fast.x, fast.y, fast.horizontal, fast.vertical, fast.moves, fast.over) == \
                 (slow.cells, slow.x, slow.y, slow.horizontal, slow.vertical, slow.moves, slow.over), (state, moves[:k + 1])
