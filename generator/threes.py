@@ -44,7 +44,8 @@ class ThreesParams:
         cells = self.rows * self.cols
         checks = (
             (self.rows >= 1 and self.cols >= 1, f"the grid must be at least 1x1, got {self.rows}x{self.cols}"),
-            (cells <= MAX_CELLS, f"the grid may have at most {MAX_CELLS} cells in arena play, got {self.rows}x{self.cols}"),
+            (cells <= MAX_CELLS,
+             f"the grid may have at most {MAX_CELLS} cells in arena play, got {self.rows}x{self.cols}"),
             (min(self.obstacles, self.magnets, self.symbols) >= 0, ("counts of obstacles, magnets and symbols "
              f"must not be negative, got {self.obstacles}, {self.magnets}, {self.symbols}")),
             (self.obstacles + self.magnets + self.symbols < cells,

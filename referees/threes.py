@@ -268,7 +268,8 @@ def _held(cells: list[int] | tuple[int, ...], m: int, move: str, magnets: Iterab
 _BIAS = 16
 _E = chr(EMPTY + _BIAS)
 _ZERO = chr(0 + _BIAS)
-_AB = frozenset({chr(LETTER_A + _BIAS) + chr(LETTER_B + _BIAS), chr(LETTER_B + _BIAS) + chr(LETTER_A + _BIAS)})
+_AB = frozenset({chr(LETTER_A + _BIAS) + chr(LETTER_B + _BIAS),
+                 chr(LETTER_B + _BIAS) + chr(LETTER_A + _BIAS)})
 #: Entries a slide table keeps before it starts afresh (about 8 MB: bounds the
 #: memory of a long-lived process; a 100,000-move workload needs up to 96,000).
 _TABLE_CAP = 1 << 16
@@ -403,10 +404,13 @@ def _pieces(n: int, m: int, walls: tuple[tuple[int, int], ...]) -> dict[tuple[bo
     pieces = {}
     for transposed in (False, True):
         for move in MOVES:
+            # Each line as (row-major index, index in the string the move reads).
             if move in "WS":  # the columns, top to bottom
-                lines = [[(r * m + c, c * n + r if transposed else r * m + c) for r in range(n)] for c in range(m)]
+                lines = [[(r * m + c, c * n + r if transposed else r * m + c) for r in range(n)]
+                         for c in range(m)]
             else:  # the rows, left to right
-                lines = [[(r * m + c, c * n + r if transposed else r * m + c) for c in range(m)] for r in range(n)]
+                lines = [[(r * m + c, c * n + r if transposed else r * m + c) for c in range(m)]
+                         for r in range(n)]
             forward = move in "WA"
             cuts: list[list[int]] = []
             for line in lines:
@@ -431,7 +435,8 @@ def _pieces(n: int, m: int, walls: tuple[tuple[int, int], ...]) -> dict[tuple[bo
                     cuts.append(piece)
             slices = [_as_slice(piece) for piece in cuts]
             getter = itemgetter(*slices) if len(slices) > 1 else (lambda text, cut=slices[0]: (text[cut],))
-            pieces[transposed, move] = (getter, tuple(_SAME if len(piece) == 1 else _SLIDES[move] for piece in cuts))
+            tables = tuple(_SAME if len(piece) == 1 else _SLIDES[move] for piece in cuts)
+            pieces[transposed, move] = (getter, tables)
     return pieces
 
 
@@ -645,8 +650,9 @@ class ThreesReferee(Referee):
     def load(self, text: str, extras: Mapping[str, str] | None = None) -> ThreesState:
         state = parse_board(text)
         if state.rules.n * state.rules.m > MAX_CELLS:
-            raise BadInput(f"the grid is {state.rules.n}x{state.rules.m}, {state.rules.n * state.rules.m} cells; arena "
-                           f"play allows at most {MAX_CELLS} (judge mode has no cap)", line=1)
+            n, m = state.rules.n, state.rules.m
+            raise BadInput(f"the grid is {n}x{m}, {n * m} cells; arena play allows at most {MAX_CELLS} "
+                           f"(judge mode has no cap)", line=1)
         return state
 
     def to_move(self, state: ThreesState) -> int:
