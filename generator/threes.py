@@ -14,7 +14,7 @@ import random
 from dataclasses import asdict, dataclass
 
 from generator import BadParameters, GeneratedBoard
-from referees.threes import MAGNETS, Rules, ThreesState, board_text, code_of
+from referees.threes import MAGNETS, MAX_CELLS, Rules, ThreesState, board_text, code_of
 
 GAME = "threes"
 HELP = ("Boards of Threes with magnets: obstacles, magnets and starting symbols on random cells, random "
@@ -44,6 +44,8 @@ class ThreesParams:
         cells = self.rows * self.cols
         checks = (
             (self.rows >= 1 and self.cols >= 1, f"the grid must be at least 1x1, got {self.rows}x{self.cols}"),
+            (cells <= MAX_CELLS,
+             f"the grid may have at most {MAX_CELLS} cells in arena play, got {self.rows}x{self.cols}"),
             (min(self.obstacles, self.magnets, self.symbols) >= 0, ("counts of obstacles, magnets and symbols "
              f"must not be negative, got {self.obstacles}, {self.magnets}, {self.symbols}")),
             (self.obstacles + self.magnets + self.symbols < cells,
@@ -60,8 +62,8 @@ class ThreesParams:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rows", type=int, default=6, help="rows N (default 6)")
-    parser.add_argument("--cols", type=int, default=6, help="columns M (default 6)")
+    parser.add_argument("--rows", type=int, default=6, help=f"rows N (default 6; N x M at most {MAX_CELLS})")
+    parser.add_argument("--cols", type=int, default=6, help=f"columns M (default 6; N x M at most {MAX_CELLS})")
     parser.add_argument("--obstacles", type=int, default=3, help="obstacles '@' (default 3)")
     parser.add_argument("--magnets", type=int, default=2, help="magnets, each of a random direction (default 2)")
     parser.add_argument("--symbols", type=int, default=4, help="starting symbols A, B, digits (default 4)")

@@ -12,17 +12,22 @@ of a position is the sum of 3^(n+1) over the numbers n, minus one per ``A``.
 
 One-shot and single-player: ``game.out`` is one line of ``WASD``, played
 until it ends or the game ends; in arena play a line of more than
-``MAX_PLAN`` (100,000) moves is bad output, in judge mode any length goes.  Cells are kept row-major in flat tuples
-(index ``r * m + c``), as small integers (see ``EMPTY`` ... ``LETTER_B``).
+``MAX_PLAN`` (100,000) moves is bad output and a board has at most
+``MAX_CELLS`` (36) cells, so that judging a plan stays under a second; in
+judge mode any length and size go.  A ``ThreesState`` keeps its cells
+row-major in a flat tuple (index ``r * m + c``), as small integers (see
+``EMPTY`` ... ``LETTER_B``); a ``Game``, the simulation, keeps them as one
+string and slides lines through tables (see "simulation" below).  The rules
+as written, one cell at a time, are ``slide_step_by_step``: the reference.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import chain
+from functools import cache
 from operator import itemgetter
 
 from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader
@@ -44,6 +49,11 @@ SEQUENCE_SYMBOLS = frozenset("AB0123456789")
 #: The longest plan a bot may write in arena play (judge mode has no cap), so
 #: that judging one plan stays cheap.
 MAX_PLAN = 100_000
+#: The most cells (N x M) a board may have in arena play (judge mode has no
+#: cap): a move costs about its cells, and beyond this a plan of ``MAX_PLAN``
+#: moves can cost more than the second judging one may take
+#: (``benchmarks/bench_threes.py``).
+MAX_CELLS = 36
 
 
 def code_of(ch: str) -> int:
@@ -248,25 +258,266 @@ def _held(cells: list[int] | tuple[int, ...], m: int, move: str, magnets: Iterab
 
 
 # ---------------------------------------------------------------- simulation
+# In simulation a position is a string of one character per cell (the
+# character of cell code c is chr(c + _BIAS)), so that reading every row or
+# column of the grid is one C-level slice each, a line is a compact dict key,
+# and copying a position is free.  The string is row-major (index r * m + c)
+# or, after a vertical move, column-major (index c * n + r): each move reads
+# its lines in whatever order the last move left them and writes them back
+# joined, so no move ever transposes the grid.
+_BIAS = 16
+_E = chr(EMPTY + _BIAS)
+_ZERO = chr(0 + _BIAS)
+_AB = frozenset({chr(LETTER_A + _BIAS) + chr(LETTER_B + _BIAS),
+                 chr(LETTER_B + _BIAS) + chr(LETTER_A + _BIAS)})
+#: Entries a slide table keeps before it starts afresh (about 8 MB: bounds the
+#: memory of a long-lived process; a 100,000-move workload needs up to 96,000).
+_TABLE_CAP = 1 << 16
+
+
+def _char(code: int) -> str:
+    return chr(code + _BIAS)
+
+
+class _Chars(dict):
+    """Cell code -> character."""
+
+    def __missing__(self, code: int) -> str:
+        ch = self[code] = _char(code)
+        return ch
+
+
+_CHARS = _Chars()
+_CODE_OF_BYTE = [byte - _BIAS for byte in range(128)]
+
+
+_MAGNET_CHARS = frozenset(_char(code) for code in MAGNET_CODES.values())
+# Two symbols side by side that merge: equal numbers (characters from _ZERO
+# up; a class of all of them would take 2 ms to compile), or A and B.
+_MERGE_NEXT = f"([^\x00-{_E}])\\1|{_char(LETTER_A)}{_char(LETTER_B)}|{_char(LETTER_B)}{_char(LETTER_A)}"
+#: Found in a run of symbols (no empty cell, no wall) where two merge.
+_MERGES = re.compile(_MERGE_NEXT)
+#: Found in every run of cells without walls that a move towards its start
+#: changes: an empty cell just before a symbol, or two symbols that merge.
+_MOVES_SOME = re.compile(f"{_E}[^{_E}]|{_MERGE_NEXT}")
+#: The same, for a move towards its end: a symbol just before an empty cell.
+_MOVES_SOME_BACK = re.compile(f"[^{_E}]{_E}|{_MERGE_NEXT}")
+
+
+def _reduce(symbols: str) -> str:
+    """Symbols packed at the start of a segment, from the start on, each
+    merging into the one before it as long as it can (the rules' merges:
+    a mover steps into the last symbol that stopped, merges, goes on)."""
+    if _MERGES.search(symbols) is None:
+        return symbols
+    out: list[str] = []
+    for v in symbols:
+        while out:
+            under = out[-1]
+            if under == v:
+                if v < _ZERO:  # A + A, B + B
+                    break
+                v = chr(ord(v) + 1)
+            elif under + v in _AB:
+                v = _ZERO
+            else:
+                break
+            out.pop()
+        out.append(v)
+    return "".join(out)
+
+
+class _TowardStart(dict):
+    """The table of ``W`` and ``A``: piece of a line (as characters, in grid
+    order) -> the piece slid towards its start, computed when first met.
+
+    A piece (see ``_pieces``) is a lone wall, or a run of cells without walls,
+    perhaps followed by the magnet that pins that run's end in this move.
+    Its symbols are packed towards the start, each merging into the one
+    before it as long as it can (``_reduce``), but for a run a magnet holds:
+    the symbols after the last empty cell stay.  Nothing can reach them (the
+    magnet shields them), so the rest slides on its own."""
+
+    def __missing__(self, piece: str) -> str:
+        if len(self) >= _TABLE_CAP:
+            self.clear()
+        if piece[-1] in _MAGNET_CHARS:
+            free = piece.rfind(_E) + 1
+            slid = self[piece[:free]] + piece[free:] if free else piece
+        elif _MOVES_SOME.search(piece) is None:
+            slid = piece
+        else:
+            slid = _reduce(piece.replace(_E, "")).ljust(len(piece), _E)
+        self[piece] = slid
+        return slid
+
+
+class _TowardEnd(dict):
+    """The table of ``S`` and ``D``: the mirror image of ``_TowardStart`` (a
+    magnet that pins comes first in its piece, the run it holds after it)."""
+
+    def __missing__(self, piece: str) -> str:
+        if len(self) >= _TABLE_CAP:
+            self.clear()
+        if piece[0] in _MAGNET_CHARS:
+            free = piece.find(_E)
+            slid = piece if free < 0 else piece[:free] + self[piece[free:]]
+        elif _MOVES_SOME_BACK.search(piece) is None:
+            slid = piece
+        else:
+            slid = _reduce(piece.replace(_E, "")[::-1])[::-1].rjust(len(piece), _E)
+        self[piece] = slid
+        return slid
+
+
+class _Same(dict):
+    """The table of pieces of one cell, which no move changes (the cell is a
+    wall, or a wall or the edge is next to it on the edge's side)."""
+
+    def __missing__(self, piece: str) -> str:
+        self[piece] = piece
+        return piece
+
+
+_TOWARD_START, _TOWARD_END, _SAME = _TowardStart(), _TowardEnd(), _Same()
+_SLIDES = {"W": _TOWARD_START, "A": _TOWARD_START, "S": _TOWARD_END, "D": _TOWARD_END}
+
+
+def clear_tables() -> None:
+    """Empty the slide tables, as a fresh process has them (for benchmarks)."""
+    _TOWARD_START.clear()
+    _TOWARD_END.clear()
+
+
+@cache
+def _pieces(n: int, m: int, walls: tuple[tuple[int, int], ...]) -> dict[tuple[bool, str], tuple]:
+    """For each (transposed, move): a function giving the pieces of lines the
+    move slides (in order, each in grid order), and the table that slides
+    each.  Joined, the pieces are the lines one after another: row-major after
+    a horizontal move, column-major after a vertical one.
+
+    Obstacles and magnets (``walls``: row-major index, code) never move and
+    no symbol passes them, so a line is cut at each: a wall is a piece of
+    its own, except a magnet that pins in this move, which goes with the run
+    it holds, on the edge's side.  Short keys, far fewer distinct ones."""
+    code_at = dict(walls)
+    pieces = {}
+    for transposed in (False, True):
+        for move in MOVES:
+            # Each line as (row-major index, index in the string the move reads).
+            if move in "WS":  # the columns, top to bottom
+                lines = [[(r * m + c, c * n + r if transposed else r * m + c) for r in range(n)]
+                         for c in range(m)]
+            else:  # the rows, left to right
+                lines = [[(r * m + c, c * n + r if transposed else r * m + c) for c in range(m)]
+                         for r in range(n)]
+            forward = move in "WA"
+            cuts: list[list[int]] = []
+            for line in lines:
+                piece: list[int] = []
+                for cell, index in line:
+                    if cell not in code_at:
+                        piece.append(index)
+                        continue
+                    pin = code_at[cell] == _MAGNET_OF_MOVE[move]
+                    if pin and forward:  # the magnet ends the run it holds
+                        cuts.append([*piece, index])
+                        piece = []
+                        continue
+                    if piece:
+                        cuts.append(piece)
+                    if pin:  # the magnet starts the run it holds
+                        piece = [index]
+                    else:
+                        cuts.append([index])
+                        piece = []
+                if piece:
+                    cuts.append(piece)
+            slices = [_as_slice(piece) for piece in cuts]
+            getter = itemgetter(*slices) if len(slices) > 1 else (lambda text, cut=slices[0]: (text[cut],))
+            tables = tuple(_SAME if len(piece) == 1 else _SLIDES[move] for piece in cuts)
+            pieces[transposed, move] = (getter, tables)
+    return pieces
+
+
+def _as_slice(indices: list[int]) -> slice:
+    """The slice picking ``indices`` (an arithmetic progression) from a string."""
+    step = indices[1] - indices[0] if len(indices) > 1 else 1
+    return slice(indices[0], indices[-1] + 1, step)
+
+
+@cache
+def _edges(rules: Rules) -> dict[str, tuple[slice, int, int, int, str]]:
+    """For each move, the far edge where a symbol is inserted after it (a row
+    for vertical moves, indexed by column; a column for horizontal ones,
+    indexed by row): a slice of the string the move leaves (row-major after
+    a horizontal move, column-major after a vertical one), its first index,
+    step and length; and the sequence the symbol comes from, as characters."""
+    n, m = rules.n, rules.m
+    edges = {}
+    for move in MOVES:
+        size, stride = (m, n) if move in "WS" else (n, m)
+        first = {"W": n - 1, "S": 0, "A": m - 1, "D": 0}[move]
+        seq = "".join(_char(code_of(ch)) for ch in (rules.s1 if move in "WS" else rules.s2))
+        edges[move] = (slice(first, first + (size - 1) * stride + 1, stride), first, stride, size, seq)
+    return edges
+
+
+class _Values(dict):
+    """Character -> value of the cell (numbers can grow without bound)."""
+
+    def __missing__(self, ch: str) -> int:
+        worth = self[ch] = value(ord(ch) - _BIAS)
+        return worth
+
+
+_VALUES = _Values()
+
+
 class Game:
     """A mutable position for fast simulation (the referee, the judge and
-    the bots share it); ``ThreesState`` is its frozen twin."""
+    the bots share it); ``ThreesState`` is its frozen twin.  The position is
+    ``board``, a string (see ``_BIAS``), column-major when ``transposed``."""
 
-    __slots__ = ("cells", "horizontal", "magnets", "moves", "over", "rules", "vertical", "x", "y")
+    __slots__ = ("board", "edges", "horizontal", "moves", "over", "pieces", "rules", "transposed", "vertical",
+                 "x", "y")
 
     def __init__(self, state: ThreesState):
-        self.rules = state.rules
-        self.cells = list(state.cells)
+        rules = self.rules = state.rules
+        walls = tuple((i, code) for i, code in enumerate(state.cells) if code < EMPTY and not movable(code))
+        self.pieces = _pieces(rules.n, rules.m, walls)
+        self.edges = _edges(rules)
+        self.board = "".join(map(_CHARS.__getitem__, state.cells))
+        self.transposed = False
         self.x, self.y = state.x, state.y
         self.horizontal, self.vertical = state.horizontal, state.vertical
         self.moves, self.over = state.moves, state.over
-        # Magnets never move (only movable symbols do), so where they are is known once.
-        self.magnets = {move: tuple(i for i, v in enumerate(state.cells) if v == code)
-                        for move, code in _MAGNET_OF_MOVE.items()}
+
+    @property
+    def cells(self) -> list[int]:
+        """The cell codes, row-major (a new list: changing it changes the
+        game only when assigned back)."""
+        board = self.row_major()
+        if board.isascii():
+            return list(map(_CODE_OF_BYTE.__getitem__, board.encode("ascii")))
+        return [ord(ch) - _BIAS for ch in board]
+
+    @cells.setter
+    def cells(self, cells: Iterable[int]) -> None:
+        self.board = "".join(map(_CHARS.__getitem__, cells))
+        self.transposed = False
+
+    def row_major(self) -> str:
+        """The position string, row-major."""
+        if not self.transposed:
+            return self.board
+        n = self.rules.n
+        return "".join([self.board[r::n] for r in range(n)])
 
     def copy(self) -> Game:
         twin = Game.__new__(Game)
-        twin.rules, twin.cells, twin.magnets = self.rules, self.cells[:], self.magnets
+        twin.rules, twin.pieces, twin.edges = self.rules, self.pieces, self.edges
+        twin.board, twin.transposed = self.board, self.transposed
         twin.x, twin.y, twin.horizontal, twin.vertical = self.x, self.y, self.horizontal, self.vertical
         twin.moves, twin.over = self.moves, self.over
         return twin
@@ -276,12 +527,15 @@ class Game:
                            self.moves, self.over, played)
 
     def value(self) -> int:
-        return sum(value(code) for code in self.cells)
+        return sum(map(_VALUES.__getitem__, self.board))
+
+    def empty_cells(self) -> int:
+        return self.board.count(_E)
 
     def key(self) -> tuple:
         """What decides the future of this position (for de-duplication)."""
         rules = self.rules
-        return (tuple(self.cells), self.x % rules.n, self.y % rules.m,
+        return (self.row_major(), self.x % rules.n, self.y % rules.m,
                 self.horizontal % len(rules.s2), self.vertical % len(rules.s1), self.over)
 
     def play(self, move: str) -> None:
@@ -291,94 +545,53 @@ class Game:
         self.insert(move)
 
     def slide(self, move: str) -> None:
-        """Slide every movable symbol in ``move``'s direction, merging."""
-        rules, cells = self.rules, self.cells
-        held = _held(cells, rules.m, move, self.magnets[move]) if self.magnets[move] else ()
-        if not held:
-            # The hot path: every line read, slid and written back by C-level loops.
-            cuts, unpermute = _line_layout(rules.n, rules.m, move)
-            cells[:] = unpermute(tuple(chain.from_iterable(map(slid_row, map(tuple, map(cells.__getitem__, cuts))))))
-            return
-        for line, cut in zip(lines(rules.n, rules.m, move), _line_layout(rules.n, rules.m, move)[0]):
-            if held.isdisjoint(line):
-                cells[cut] = slid_row(tuple(cells[cut]))
-            else:
-                _slide_line_held(cells, line, held)
+        """Slide every movable symbol in ``move``'s direction, merging: each
+        piece of a row or column (``_pieces``) through its table."""
+        getter, tables = self.pieces[self.transposed, move]
+        self.board = "".join(map(dict.__getitem__, tables, getter(self.board)))
+        self.transposed = move in "WS"
 
     def insert(self, move: str) -> None:
         """Insert the next symbol on the far edge, from the pointer on, with
         wrap-around; no empty cell there ends the game."""
-        rules, cells = self.rules, self.cells
-        edge = insertion_edge(rules.n, rules.m, move)
         horizontal = move in "AD"
+        if self.transposed == horizontal:  # not as a slide in this direction leaves it
+            m = self.rules.m
+            self.board, self.transposed = self.row_major(), False
+            if not horizontal:
+                self.board, self.transposed = "".join([self.board[c::m] for c in range(m)]), True
+        edge, first, stride, size, seq = self.edges[move]
         if horizontal:
             self.horizontal += 1
-            start, seq, count = self.x, rules.s2, self.horizontal
+            start, count = self.x, self.horizontal
         else:
             self.vertical += 1
-            start, seq, count = self.y, rules.s1, self.vertical
-        size = len(edge)
-        first = start % size
-        for k in range(first, first + size):
-            spot = edge[k % size]
-            if cells[spot] == EMPTY:
-                break
-        else:
-            self.over = True
-            return
-        cells[spot] = code_of(seq[(count - 1) % len(seq)])
+            start, count = self.y, self.vertical
+        board = self.board
+        cells = board[edge]
+        k = cells.find(_E, start % size)
+        if k < 0:
+            k = cells.find(_E)
+            if k < 0:
+                self.over = True
+                return
+        spot = first + k * stride
+        self.board = board[:spot] + seq[(count - 1) % len(seq)] + board[spot + 1:]
+        rules = self.rules
         if horizontal:
             self.x = (rules.ax * start * start + rules.bx * start + rules.cx) % rules.n
         else:
             self.y = (rules.ay * start * start + rules.by * start + rules.cy) % rules.m
 
 
-@lru_cache(maxsize=1 << 16)
-def slid_row(row: tuple[int, ...]) -> tuple[int, ...]:
-    """One line slid, with nothing pinned (``row[0]`` is at the edge).
-
-    The hot path of every plan judged (up to 100,000 moves in arena play),
-    hence the cache: a game meets few distinct lines.  Nothing pinned means
-    a symbol that stopped has a symbol or the edge right before it, so each
-    mover only meets the last symbol stopped (``top``): it lands beside it,
-    or merges into it and goes on merging."""
-    out = list(row)
-    top = -1
-    for k, v in enumerate(row):
-        if v == EMPTY:
-            continue
-        if not movable(v):
-            top = k
-            continue
-        out[k] = EMPTY
-        while top >= 0 and (joined := merged(v, out[top])) is not None:
-            v = joined
-            out[top] = EMPTY
-            top -= 1
-        top += 1
-        out[top] = v
-    return tuple(out)
-
-
-@cache
-def _line_layout(n: int, m: int, move: str) -> tuple[tuple[slice, ...], Callable[[tuple[int, ...]], tuple]]:
-    """For ``lines(n, m, move)``: the slice of the row-major cells that is
-    each line, in order, and the function turning the lines' cells, one line
-    after another, back into row-major order."""
-    order = [i for line in lines(n, m, move) for i in line]
-    position = [0] * len(order)
-    for k, i in enumerate(order):
-        position[i] = k
-    unpermute = itemgetter(*position) if len(position) > 1 else tuple
-    return tuple(_as_slice(line) for line in lines(n, m, move)), unpermute
-
-
-def _as_slice(line: tuple[int, ...]) -> slice:
-    """The slice picking ``line``'s cells, in order, from a list (a line is an
-    arithmetic progression of indices)."""
-    step = line[1] - line[0] if len(line) > 1 else 1
-    stop = line[-1] + step
-    return slice(line[0], None if stop < 0 else stop, step)
+def slide_step_by_step(cells: list[int], n: int, m: int, move: str) -> None:
+    """The rules of a slide as written, on row-major cell codes: the magnets'
+    runs are pinned, then every line slid one cell at a time
+    (``_slide_line_held``).  The reference the fast slide is tested and
+    benchmarked against."""
+    held = pinned(cells, n, m, move)
+    for line in lines(n, m, move):
+        _slide_line_held(cells, line, held)
 
 
 def _slide_line_held(cells: list[int], line: tuple[int, ...], held: set[int]) -> None:
@@ -435,7 +648,12 @@ class ThreesReferee(Referee):
     judge_help = "BOARD OUTPUT: play the line of WASD moves in OUTPUT on BOARD (threes.in format); print the score."
 
     def load(self, text: str, extras: Mapping[str, str] | None = None) -> ThreesState:
-        return parse_board(text)
+        state = parse_board(text)
+        if state.rules.n * state.rules.m > MAX_CELLS:
+            n, m = state.rules.n, state.rules.m
+            raise BadInput(f"the grid is {n}x{m}, {n * m} cells; arena play allows at most {MAX_CELLS} "
+                           f"(judge mode has no cap)", line=1)
+        return state
 
     def to_move(self, state: ThreesState) -> int:
         return 0

@@ -15,12 +15,14 @@ from arena.bots import PYTHON
 from arena.cli import main as arena_main
 from generator import BadParameters
 from generator import threes as gen
+from referees import threes
 from referees.base import BadInput, BadOutput, IllegalMove
 from referees.threes import (
     EMPTY,
     MAX_PLAN,
     Game,
     ThreesReferee,
+    _slide_line_held,
     grid_lines,
     lines,
     merged,
@@ -298,6 +300,84 @@ def test_fast_slide_agrees_with_the_rules_step_by_step():
             assert twin.cells == expected, (rows, move)
 
 
+class _ReferenceGame:
+    """The rules as written, on a list of cell codes: every slide step by step
+    (``_slide_line_held``, each symbol moved one cell at a time, with the
+    magnets' runs pinned), the insertion read from docs/rules.md."""
+
+    def __init__(self, state):
+        self.rules, self.cells = state.rules, list(state.cells)
+        self.x, self.y, self.horizontal, self.vertical = state.x, state.y, 0, 0
+        self.moves, self.over = 0, False
+
+    def play(self, move: str) -> None:
+        rules, n, m = self.rules, self.rules.n, self.rules.m
+        self.moves += 1
+        held = pinned(self.cells, n, m, move)
+        for line in lines(n, m, move):
+            _slide_line_held(self.cells, line, held)
+        if move in "AD":
+            self.horizontal += 1
+            start, symbol_ = self.x, rules.s2[(self.horizontal - 1) % len(rules.s2)]
+            edge = [r * m + (m - 1 if move == "A" else 0) for r in range(n)]
+        else:
+            self.vertical += 1
+            start, symbol_ = self.y, rules.s1[(self.vertical - 1) % len(rules.s1)]
+            edge = [(n - 1 if move == "W" else 0) * m + c for c in range(m)]
+        # From the pointer on, with wrap-around, the first empty cell of the edge.
+        spots = [edge[(start + k) % len(edge)] for k in range(len(edge))]
+        empty = [spot for spot in spots if self.cells[spot] == EMPTY]
+        if not empty:
+            self.over = True
+            return
+        self.cells[empty[0]] = int(symbol_) if symbol_.isdigit() else {"A": -10, "B": -11}[symbol_]
+        if move in "AD":
+            self.x = (rules.ax * start * start + rules.bx * start + rules.cx) % n
+        else:
+            self.y = (rules.ay * start * start + rules.by * start + rules.cy) % m
+
+
+def _random_board(rng: random.Random, n: int, m: int) -> str:
+    symbols = rng.choice([".....@^v<>AB0011223", "......AB00001111", "....^^vv<<>>@AB01", "........AB0"])
+    rows = ["".join(rng.choice(symbols) for _ in range(m)) for _ in range(n)]
+    s1, s2 = ("".join(rng.choice("AB0011223") for _ in range(rng.randint(1, 6))) for _ in range(2))
+    x, y = (" ".join(str(rng.randint(0, 9)) for _ in range(4)) for _ in range(2))
+    return board(rows, s1=s1, s2=s2, x=x, y=y)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fast_play_agrees_with_the_rules_step_by_step_move_after_move(seed, monkeypatch):
+    """Random boards (magnets, obstacles, letters, merge chains) and random
+    plans: after every move the fast game (strings, tables of slid lines,
+    pieces cut at walls) and the rules as written agree on everything.  Half
+    the seeds run with tiny slide tables, so that they are emptied often;
+    every third move is made in steps, through a row-major list."""
+    if seed % 2:
+        monkeypatch.setattr(threes, "_TABLE_CAP", 5)
+    rng = random.Random(seed)
+    for _ in range(300):
+        n, m = rng.choice([(rng.randint(1, 7), rng.randint(1, 7)), (rng.randint(1, 12), rng.randint(1, 12))])
+        state = parse_board(_random_board(rng, n, m))
+        fast, slow = Game(state), _ReferenceGame(state)
+        alphabet = rng.choice(["WASD", "WA", "SD", "WWWASSSD"])
+        moves = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 300)))
+        for k, move in enumerate(moves):
+            if k % 3:
+                fast.play(move)
+            else:  # the same in steps, the position read back row-major between them
+                fast.moves += 1
+                fast.slide(move)
+                fast.cells = fast.cells
+                fast.insert(move)
+            slow.play(move)
+            seen = [(game.cells, game.x, game.y, game.horizontal, game.vertical, game.moves, game.over)
+                    for game in (fast, slow)]
+            assert seen[0] == seen[1], (state, moves[:k + 1])
+            if fast.over:
+                break
+        assert play_plan(state, moves).cells == tuple(slow.cells)
+
+
 # ---------------------------------------------------------------- generator
 def _args(**kw) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
@@ -312,6 +392,20 @@ def test_generator_is_seeded_and_pinned():
     state = parse_board(one.text)
     assert sum(1 for c in state.cells if c == -2) == 3
     assert one.params["magnets"] == 2
+
+
+def test_arena_play_caps_a_board_at_36_cells_judge_mode_does_not(tmp_path, capsys):
+    assert len(REFEREE.load(board(["." * 12] * 3)).cells) == 36
+    big = board(["......."] * 6)
+    with pytest.raises(BadInput, match="the grid is 6x7, 42 cells; arena play allows at most 36"):
+        REFEREE.load(big)
+    (tmp_path / "b.in").write_text(big)
+    (tmp_path / "o.out").write_text("W")
+    assert arena_main(["judge", "threes", str(tmp_path / "b.in"), str(tmp_path / "o.out")]) == 0
+    assert capsys.readouterr().out == "-1\n"
+    with pytest.raises(BadParameters, match="at most 36 cells in arena play, got 6x7"):
+        gen.generate(_args(rows=6, cols=7), 1)
+    assert gen.generate(_args(rows=1, cols=36), 1).text.startswith("1 36\n")
 
 
 def test_generator_rejects_a_full_grid():

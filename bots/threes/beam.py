@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from referees.threes import EMPTY, Game, parse_board
+from referees.threes import Game, parse_board
 
 BUDGET = 3.0
 WIDTH = 64
@@ -22,7 +22,7 @@ EMPTY_BONUS = 2
 
 def rank(game: Game) -> int:
     """The beam's ordering: value, plus a little for every empty cell."""
-    return game.value() + EMPTY_BONUS * game.cells.count(EMPTY)
+    return game.value() + EMPTY_BONUS * game.empty_cells()
 
 
 def search(start: Game, budget: float = BUDGET) -> str:
