@@ -580,7 +580,8 @@ class _Move:
         self.session, self.command, self.limits = session, command, session.limits
         self.out, self.err = Capture(self.limits.capture), Capture(self.limits.capture)
         self.killed: str | None = None
-        self.sampled_cpu = 0.0
+        self.sampled_cpu = 0.0  # the bot's CPU, by its processes' counts
+        self.group_cpu = 0.0  # the sandbox's cgroup's CPU over the move, at the last sample
         self.peak = self.memory = self.width = 0
         self.seen: dict[int, int] = {}
         self.main: int | None = None  # the bot's own process, as the arena sees it
@@ -594,7 +595,7 @@ class _Move:
         info = stat(session.inner) if session.inner else None
         self.reaped_start = info.children if info else 0
         request = {"command": self.command, "env": ENVIRONMENT, "rlimits": rlimits(limits),
-                   "files": dict(files), "file_size": limits.file_size}
+                   "files": dict(files), "file_size": limits.file_size, "strict": limits.strict}
         self.started = started = time.monotonic()
         supervisor.send(session.requests, request)
         reply, problem = session._await_reply(started + limits.wall_cap, on_tick=self)
@@ -645,13 +646,16 @@ class _Move:
                 memory += info.memory
         reaped = (inner.children - self.reaped_start) if inner else 0
         cpu = max((ticks + reaped) / CLOCK, sum(self.seen.values()) / CLOCK)
-        if session.cgroup is not None:
-            cpu = max(cpu, session.cgroup.cpu() - self.cpu_start)
         self.sampled_cpu = max(self.sampled_cpu, cpu)
+        if session.cgroup is not None:
+            # the group's CPU so far holds the supervisor's too (its share is taken off at the end, by
+            # its own count): over the move, the limit is held against the larger figure
+            self.group_cpu = session.cgroup.cpu() - self.cpu_start
+            cpu = max(cpu, self.group_cpu)
         if memory > self.limits.memory and len(tree) > 1:
             memory = sum(proportional(pid) for pid in tree)  # pages shared after fork, counted once
         self.peak, self.memory, self.width = max(self.peak, memory), memory, len(tree)
-        if self.sampled_cpu > self.limits.cpu:
+        if max(self.sampled_cpu, cpu) > self.limits.cpu:
             return "cpu"
         if len(tree) > self.limits.processes:
             return "processes"
@@ -663,7 +667,12 @@ class _Move:
         limits, cgroup = self.limits, self.session.cgroup
         cpu = self.sampled_cpu
         if cgroup is not None and self.session.proc is not None:
-            cpu = max(cpu, cgroup.cpu() - self.cpu_start)
+            # The cgroup holds the supervisor too: its own CPU over the move (which it counts) is not
+            # the bot's.  A move that did not end with an answer is charged the group's whole count.
+            if reply is None:
+                cpu = max(cpu, self.group_cpu, cgroup.cpu() - self.cpu_start)
+            else:
+                cpu = max(cpu, cgroup.cpu() - self.cpu_start - reply.get("own", 0.0))
         oom = forks = 0
         if cgroup is not None:
             now = cgroup.events()

@@ -22,12 +22,11 @@ What is counted:
   bots themselves.
 * **The bots' CPU**: the sum of ``cpu`` over the recorded moves, i.e. what
   the arena charges the bots, exactly what the records say.  Sandboxed with
-  cgroup accounting that is the sandbox's cgroup's CPU over the move; the
-  supervisor is in that cgroup, so whatever it does for a move between the
-  arena's two reads of the cgroup is charged to the bot (so this figure
-  overstates the bots' CPU and understates the arena's: compare the bots'
-  CPU per move sandboxed and with --no-sandbox, where it is the bot's
-  processes' own rusage).
+  cgroup accounting that is the sandbox's cgroup's CPU over the move, less
+  what the supervisor (which is in that cgroup) reports as its own CPU over
+  the move: the bot's processes' CPU, and the kernel's work on their behalf
+  (exec, page faults, exit).  (Compare the bots' CPU per move sandboxed and
+  with --no-sandbox, where it is the bot's processes' own rusage.)
 * **The arena's own CPU** = all CPU - the bots' CPU: the parent, the workers,
   and (sandboxed) bubblewrap and the supervisors.
 * **The parent's own CPU** (a part of the arena's): ``RUSAGE_SELF`` of the

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -218,3 +219,71 @@ def test_a_bot_reaped_during_a_sample_is_not_counted_twice(monkeypatch):
     move.sampled_cpu, move.peak = 0.0, 0
     assert move.sample() is None
     assert move.sampled_cpu == pytest.approx(bot_ticks / CLOCK)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_bot_starts_with_its_limits_in_its_folder(sandbox, tmp_path, strict):
+    """Started by posix_spawn (or, strict, fork and exec): the bot has its four
+    rlimits (soft and hard), stdin from /dev/null, its folder as working
+    directory, SIGPIPE at its default; and the supervisor keeps working."""
+    from arena.process import rlimits
+
+    bot = tmp_path / "limits.py"
+    bot.write_text(textwrap.dedent("""
+        import json, os, resource
+        names = ("RLIMIT_CPU", "RLIMIT_DATA", "RLIMIT_FSIZE", "RLIMIT_CORE")
+        found = {"limits": [list(resource.getrlimit(getattr(resource, n))) for n in names],
+                 "stdin": os.readlink("/proc/self/fd/0"), "cwd": os.getcwd()}
+        open("game.out", "w").write(json.dumps(found))
+    """))
+    tmp_path.chmod(0o755)
+    signals = tmp_path / "signals.sh"  # (Python ignores SIGPIPE itself)
+    signals.write_text("#!/bin/sh\nexec grep SigIgn /proc/self/status > game.out\n")
+    signals.chmod(0o755)
+    tmp_path.chmod(0o755)
+    limits = Limits(cpu=2.0, memory=200 * 2**20, file_size=300 * 2**10, strict=strict)
+    with Session(sandbox, [str(tmp_path)], limits) as session:
+        result = [session.run([sys.executable, "-P", str(bot)], {"game.in": ""}) for _ in range(2)][-1]
+        ignored = session.run([str(signals)], {"game.in": ""})
+    assert result.verdict == "ok", result
+    found = json.loads(result.output)
+    assert found["limits"] == [[soft, hard] for _, soft, hard in rlimits(limits)]
+    assert (found["stdin"], found["cwd"]) == ("/dev/null", "/home/bot")
+    assert ignored.verdict == "ok" and int(ignored.output.split()[1], 16) >> (signal.SIGPIPE - 1) & 1 == 0, ignored
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize(("program", "why"), [("noshebang", "Exec format error"), ("missing", "No such file")])
+def test_a_bot_that_cannot_be_executed_crashes(sandbox, tmp_path, strict, program, why):
+    if program == "noshebang":
+        (tmp_path / program).write_text("echo hello\n")
+        (tmp_path / program).chmod(0o755)
+    tmp_path.chmod(0o755)
+    with Session(sandbox, [str(tmp_path)], Limits(cpu=1.0, strict=strict)) as session:
+        result = session.run([str(tmp_path / program)], {"game.in": ""})
+        again = session.run(["/usr/bin/true"], {"game.in": ""})
+    assert result.verdict == "crash" and "cannot execute" in result.message and why in result.message, result
+    assert again.verdict == "no-output", again  # the sandbox is still there
+
+
+def test_the_supervisors_own_cpu_is_not_charged_to_the_bot(sandbox, monkeypatch):
+    """The cgroup counts the supervisor too; what it does for a move (here:
+    writing many input files) is taken off the bot's CPU."""
+    if not sandbox.cgroups:
+        pytest.skip("no cgroups here: the samples never counted the supervisor")
+    replies = []
+    original = Session._await_reply
+
+    def spy(self, *args, **kwargs):
+        reply, problem = original(self, *args, **kwargs)
+        replies.append(reply)
+        return reply, problem
+
+    monkeypatch.setattr(Session, "_await_reply", spy)
+    files = {f"input{i}.txt": "x" * 4000 for i in range(1500)}
+    with Session(sandbox, [], Limits(cpu=2.0)) as session:
+        result = session.run(["/usr/bin/true"], files)
+    own = replies[-1]["own"]
+    assert result.verdict == "no-output", result
+    assert own > 0.01, own  # the supervisor worked for the files
+    assert result.cpu < own / 2, (result.cpu, own)
