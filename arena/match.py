@@ -8,6 +8,8 @@ record; a failure of the arena itself raises.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 import tempfile
 import time
@@ -36,7 +38,7 @@ class GameSpec:
     board: Board
     seats: tuple[Bot, ...]
 
-    @property
+    @functools.cached_property
     def id(self) -> str:
         """Deterministic: the same board, bots and seat order give the same id."""
         return "|".join([self.board.name, *(bot.name for bot in self.seats)])
@@ -53,7 +55,8 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
     ``keep``, each move's files (what the bot was given, its game.out, stdout
     and stderr) are kept there, under ``seatN-BOT/moveK/``."""
     started = time.time()
-    with tempfile.TemporaryDirectory(prefix="arena-game-", dir=workdir) as tmp:
+    # the bots' folders, when they run without a sandbox (a sandbox has its own)
+    with contextlib.nullcontext("") if sandbox else tempfile.TemporaryDirectory(prefix="arena-game-", dir=workdir) as tmp:
         runners = [Runner(sandbox, bot.programs, Path(tmp) / f"seat{seat}-{bot.name}", limits, bot.name)
                    for seat, bot in enumerate(spec.seats)]
         try:

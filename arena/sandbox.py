@@ -324,6 +324,7 @@ class Cgroup:
     def __init__(self, sandbox: Sandbox, name: str, memory: int, processes: int):
         self.kind = sandbox.cgroups
         self.folders = {controller: os.path.join(root, name) for controller, root in sandbox.cgroup_roots}
+        self._open: dict[tuple[str, str], int] = {}
         for folder in self.folders.values():
             os.makedirs(folder, exist_ok=True)
         if self.kind == "v1":
@@ -349,6 +350,14 @@ class Cgroup:
         with open(self._path(controller, name)) as handle:
             return handle.read()
 
+    def _counter(self, controller: str, name: str) -> str:
+        """A file read at every move: kept open and read again from its start
+        (a cgroup file is made anew at each read from offset 0)."""
+        fd = self._open.get((controller, name))
+        if fd is None:
+            fd = self._open[controller, name] = os.open(self._path(controller, name), os.O_RDONLY | os.O_CLOEXEC)
+        return os.pread(fd, 1 << 16, 0).decode()
+
     def add(self, pid: int) -> None:
         for controller in self.folders:
             self._write(controller, "cgroup.procs", pid)
@@ -356,8 +365,8 @@ class Cgroup:
     def cpu(self) -> float:
         """CPU seconds of everything that ever ran in the group."""
         if self.kind == "v1":
-            return int(self._read("cpuacct", "cpuacct.usage")) / 1e9
-        for line in self._read("", "cpu.stat").splitlines():
+            return int(self._counter("cpuacct", "cpuacct.usage")) / 1e9
+        for line in self._counter("", "cpu.stat").splitlines():
             if line.startswith("usage_usec"):
                 return int(line.split()[1]) / 1e6
         return 0.0
@@ -365,15 +374,17 @@ class Cgroup:
     def events(self) -> tuple[int, int]:
         """(OOM kills, refused forks) so far."""
         if self.kind == "v1":
-            oom = _field(self._read("memory", "memory.oom_control"), "oom_kill")
-            forks = _field(self._read("pids", "pids.events"), "max")
+            oom = _field(self._counter("memory", "memory.oom_control"), "oom_kill")
+            forks = _field(self._counter("pids", "pids.events"), "max")
         else:
-            oom = _field(self._read("", "memory.events"), "oom_kill")
-            forks = _field(self._read("", "pids.events"), "max")
+            oom = _field(self._counter("", "memory.events"), "oom_kill")
+            forks = _field(self._counter("", "pids.events"), "max")
         return oom, forks
 
     def destroy(self) -> None:
         """Kill whatever is left in the group and remove it."""
+        while self._open:
+            os.close(self._open.popitem()[1])
         if self.kind == "v2":
             self._write("", "cgroup.kill", 1, missing_ok=True)
         deadline = time.monotonic() + 5
@@ -433,6 +444,7 @@ class Session:
         self.proc: subprocess.Popen | None = None
         self.inner: int | None = None  # the supervisor's pid, as the arena sees it
         self.cgroup: Cgroup | None = None
+        self.events: tuple[int, int] | None = None  # the cgroup's events as the last move ended
         self.requests = self.replies = -1
 
     # -- life cycle
@@ -499,7 +511,7 @@ class Session:
         self.proc.stderr.close()
         if self.cgroup is not None:
             self.cgroup.destroy()
-        self.proc, self.inner, self.cgroup = None, None, None
+        self.proc, self.inner, self.cgroup, self.events = None, None, None, None
 
     # -- one move
 
@@ -591,8 +603,11 @@ class _Move:
         session, limits = self.session, self.limits
         cgroup = session.cgroup
         self.cpu_start = cgroup.cpu() if cgroup else 0.0
-        self.events_start = cgroup.events() if cgroup else (0, 0)
-        info = stat(session.inner) if session.inner else None
+        # (OOM kills, refused forks) so far: as the last move ended, if it did (nothing of the bot runs
+        # between two moves, so nothing can change them)
+        self.events_start = (session.events or cgroup.events()) if cgroup else (0, 0)
+        # what the supervisor has reaped so far, for the samples (with a cgroup, its count is the larger)
+        info = stat(session.inner) if session.inner and not cgroup else None
         self.reaped_start = info.children if info else 0
         request = {"command": self.command, "env": ENVIRONMENT, "rlimits": rlimits(limits),
                    "files": dict(files), "file_size": limits.file_size, "strict": limits.strict}
@@ -631,8 +646,9 @@ class _Move:
         """Measure the bot's processes; the limit broken, if any."""
         session = self.session
         # The supervisor's count of reaped CPU first, then its live processes: a bot reaped between the
-        # two reads is then counted in neither (for one sample), never in both.
-        inner = stat(session.inner) if session.inner else None
+        # two reads is then counted in neither (for one sample), never in both.  (With a cgroup, its
+        # count, which holds all of them, is the larger: the reaped ones are not read.)
+        inner = stat(session.inner) if session.inner and session.cgroup is None else None
         memory, tree, ticks = 0, self._tree(), 0
         if self.main is None and tree:
             # the bot: at its first sample, the supervisor's only child (orphans are adopted later)
@@ -677,6 +693,7 @@ class _Move:
         if cgroup is not None:
             now = cgroup.events()
             oom, forks = now[0] - self.events_start[0], now[1] - self.events_start[1]
+            self.session.events = now if reply is not None else None
         if reply is None:
             code, wall, peak = None, waited, self.peak
             if self.killed not in ("cpu", "wall", "memory", "processes"):
