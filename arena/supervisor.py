@@ -54,18 +54,24 @@ _PR_SET_DUMPABLE, _PR_SET_NO_NEW_PRIVS = 4, 38
 # -- shared with the arena's unsandboxed runner (arena.process imports these)
 
 
-def prepare_folder(folder, files) -> None:
-    """Create ``folder``, write ``files`` (replacing whatever the bot left
-    under those names, never following its symlinks) and remove game.out."""
-    os.makedirs(folder, exist_ok=True)
+def prepare_folder(folder, files, create: bool = True) -> None:
+    """Create ``folder`` (unless ``create`` is false: it exists), write
+    ``files`` (replacing whatever the bot left under those names, never
+    following its symlinks) and remove game.out."""
+    if create:
+        os.makedirs(folder, exist_ok=True)
     for name, text in files.items():
         if not name or name in (".", "..", OUTPUT) or "/" in name or "\0" in name:
             raise ValueError(f"cannot give a bot a file named {name!r}: expected a plain file name")
         path = os.path.join(folder, name)
         remove(path)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-        with open(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        try:
+            data = memoryview(text.encode("utf-8"))
+            while data:
+                data = data[os.write(fd, data):]
+        finally:
+            os.close(fd)
     remove(os.path.join(folder, OUTPUT))
 
 
@@ -93,14 +99,20 @@ def read_output(folder, limit: int) -> tuple[str | None, str, str]:
     except OSError as exc:
         why = "is a symbolic link" if exc.errno == errno.ELOOP else f"cannot be read: {exc.strerror}"
         return None, "no-output", f"{OUTPUT} {why}"
-    with open(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return None, "no-output", f"{OUTPUT} is not a regular file"
         if info.st_size > limit:
             over = f"{OUTPUT} has {info.st_size} bytes, over the file size limit of {limit} bytes"
             return None, "crash", over
-        return handle.read(limit).decode("utf-8", errors="replace"), "ok", ""
+        chunks, left = [], limit
+        while left and (chunk := os.read(fd, min(left, max(info.st_size, 1 << 12)))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks).decode("utf-8", errors="replace"), "ok", ""
+    finally:
+        os.close(fd)
 
 
 def run_delay(pid: int | None) -> float:
@@ -108,10 +120,15 @@ def run_delay(pid: int | None) -> float:
     scheduler's run-queue delay, /proc/<pid>/schedstat), 0 when unknown.  It
     can be read until the process is reaped."""
     try:
-        with open(f"/proc/{pid}/schedstat", "rb") as handle:
-            fields = handle.read().split()
-    except (OSError, TypeError):
+        fd = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
         return 0.0
+    try:
+        fields = os.read(fd, 256).split()
+    except OSError:
+        return 0.0
+    finally:
+        os.close(fd)
     return int(fields[1]) / 1e9 if len(fields) >= 2 else 0.0
 
 
@@ -265,7 +282,7 @@ def _disk_used(path: str) -> int:
 
 def play_move(request: dict, home: str) -> dict:
     """One move: files in, bot run, everything killed, the answer out."""
-    prepare_folder(home, request["files"])
+    prepare_folder(home, request["files"], create=False)
     started = time.monotonic()
     if request.get("strict"):
         pid, failed = _start(request, home)
