@@ -21,10 +21,14 @@ import multiprocessing
 import os
 import signal
 import time
+import traceback
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sized
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as wait_for
+from multiprocessing.queues import SimpleQueue
 from typing import Any
 
 from arena.boards import Board
@@ -152,10 +156,15 @@ class Todo(Sized, Iterable[tuple[GameSpec, Any]]):
         return self._length
 
     def __iter__(self) -> Iterator[tuple[GameSpec, Any]]:
+        for number in self.numbers():
+            yield self.schedule.game(number)
+
+    def numbers(self) -> Iterator[int]:
+        """The games' numbers in the schedule (``Schedule.game``), in this order."""
         for turn in range(max((len(queue) for queue in self.queues), default=0)):
             for queue in self.queues:
                 if turn < len(queue):
-                    yield self.schedule.game(queue[turn])
+                    yield queue[turn]
 
     def boards(self) -> list[Board]:
         """The boards that have games left to play."""
@@ -193,30 +202,87 @@ def run(tournament: Tournament, store: Store, *, jobs: int, play_all: PlayAll | 
 
 
 def _play_all(tournament: Tournament, todo: Todo, jobs: int) -> Iterator[dict[str, Any]]:
+    """Play the games in ``jobs`` forked worker processes; yield each record as it comes.
+
+    The workers take the games' numbers in the schedule from one shared queue
+    (so a worker that is free takes the next game: no game waits behind a
+    long one), two per worker ahead, make the game from its number (they
+    inherit the schedule), and send each record back on a pipe of their own.
+    (A concurrent.futures pool cost the arena's process about 0.15 ms of CPU
+    a game more: its threads hand every call and result on.)"""
     if not todo:
         return
     # Even one job plays in a worker: a worker's bot is cleaned up if the arena is killed.
-    context = multiprocessing.get_context("fork")  # workers inherit the referee and the log handlers
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=worker_init) as pool:
-        pending: set[Future] = set()
-        queue = iter(todo)
+    context = multiprocessing.get_context("fork")  # workers inherit the games, the referee and the log handlers
+    tasks = context.SimpleQueue()
+    workers: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
+    finished = False
+    try:
+        for _ in range(jobs):
+            receive, send = context.Pipe(duplex=False)
+            worker = context.Process(target=_serve, args=(tournament, todo, tasks, send))
+            worker.start()
+            send.close()
+            workers.append((worker, receive))
+        queue = todo.numbers()
+        queued = 0
+        for number in itertools.islice(queue, jobs * 2):
+            tasks.put(number)
+            queued += 1
+        while queued:
+            for ready in wait_for([receive for _, receive in workers]):
+                try:
+                    status, payload = ready.recv()
+                except EOFError:  # its worker ended (after all it sent had been read)
+                    worker = next(worker for worker, receive in workers if receive is ready)
+                    worker.join(1)
+                    raise BrokenProcessPool(f"a worker process ended unexpectedly (exit status {worker.exitcode})")
+                queued -= 1
+                if status == "error":
+                    error, remote = payload
+                    raise error from _RemoteTraceback(remote)
+                yield payload
+                for number in itertools.islice(queue, 1):
+                    tasks.put(number)
+                    queued += 1
+        finished = True
+    except BaseException:
+        for worker, _ in workers:
+            worker.terminate()  # SIGTERM: the worker kills its bot, then exits
+        raise
+    finally:
+        if finished:
+            for _ in workers:
+                tasks.put(None)  # no more games: the worker closes its sandboxes and exits
+        for worker, receive in workers:
+            worker.join()
+            receive.close()
+        tasks.close()
+
+
+def _serve(tournament: Tournament, todo: Todo, tasks: SimpleQueue, results: Connection) -> None:
+    """A worker: play the games whose numbers come from ``tasks`` until None comes,
+    and send ("ok", record) or ("error", (exception, traceback)) for each."""
+    worker_init()
+    while (number := tasks.get()) is not None:
+        spec, state = todo.schedule.game(number)
         try:
-            for spec, state in itertools.islice(queue, jobs * 2):
-                pending.add(pool.submit(play_in_worker, tournament.referee, spec, state, tournament.limits,
-                                           tournament.sandbox))
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    yield future.result()
-                    for spec, state in itertools.islice(queue, 1):
-                        pending.add(pool.submit(play_in_worker, tournament.referee, spec, state, tournament.limits,
-                                           tournament.sandbox))
-        except BaseException:
-            workers = list((pool._processes or {}).values())  # no public API stops running work
-            pool.shutdown(wait=False, cancel_futures=True)
-            for worker in workers:
-                worker.terminate()  # SIGTERM: the worker kills its bot, then exits
-            raise
+            record = play_in_worker(tournament.referee, spec, state, tournament.limits, tournament.sandbox)
+        except Exception as exc:  # noqa: BLE001 (the arena's failure: the parent raises it)
+            remote = traceback.format_exc()
+            try:
+                results.send(("error", (exc, remote)))
+            except Exception:  # noqa: BLE001 (an exception that cannot be pickled)
+                results.send(("error", (RuntimeError(f"{type(exc).__name__}: {exc}"), remote)))
+        else:
+            results.send(("ok", record))
+
+
+class _RemoteTraceback(Exception):
+    """Where a worker's exception was raised, shown as the cause of the one raised again."""
+
+    def __str__(self) -> str:
+        return f"\n\"\"\"\n{self.args[0]}\"\"\""
 
 
 def worker_init() -> None:

@@ -290,3 +290,94 @@ def test_workers_log_through_the_inherited_handler_in_whole_lines(tmp_path):
     assert all(" arena.test-workers DEBUG worker " in line and line.endswith(" é") for line in lines)
     assert {line.split(" DEBUG ")[1].split(":")[0] for line in lines} == {
         f"worker {n} line {i}" for n in range(3) for i in range(200)}
+
+
+def _games(count: int) -> list:
+    from types import SimpleNamespace
+
+    return [(SimpleNamespace(id=f"game{n}"), n) for n in range(count)]
+
+
+class _Todo:
+    """Games as the pool takes them from a ``Todo``: by number, made from the schedule."""
+
+    def __init__(self, games: list):
+        self.games, self.schedule = games, self
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def numbers(self):
+        return iter(range(len(self.games)))
+
+    def game(self, number: int):
+        return self.games[number]
+
+
+def _fake_play(referee, spec, state, limits, sandbox):
+    if state == 0:
+        time.sleep(1.5)  # a long game
+    if spec.id == "game-fails":
+        raise ValueError("the arena failed")
+    if spec.id == "game-dies":
+        os._exit(3)
+    return {"id": spec.id, "worker": os.getpid()}
+
+
+_NO_TOURNAMENT = type("T", (), {"referee": None, "limits": None, "sandbox": None})()
+
+
+def _live_children() -> set[int]:
+    """This process's children still running (earlier tests may have left zombies to it)."""
+    found = set()
+    for child in psutil.Process().children():
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE:
+                found.add(child.pid)
+        except psutil.NoSuchProcess:
+            pass
+    return found
+
+
+def test_the_pool_plays_every_game_once_and_a_free_worker_takes_the_next(monkeypatch):
+    from arena import tournament
+
+    monkeypatch.setattr(tournament, "play_in_worker", _fake_play)
+    before = _live_children()
+    records = list(tournament._play_all(_NO_TOURNAMENT, _Todo(_games(30)), 2))
+    assert sorted(r["id"] for r in records) == sorted(f"game{n}" for n in range(30))
+    assert records[-1]["id"] == "game0"  # no game waited behind the long one
+    assert len({r["worker"] for r in records}) == 2
+    assert _live_children() <= before
+
+
+@pytest.mark.parametrize(("game", "error"), [("game-fails", "the arena failed"), ("game-dies", "ended unexpectedly")])
+def test_a_failure_in_a_worker_stops_the_pool_and_is_raised(monkeypatch, game, error):
+    from types import SimpleNamespace
+
+    from arena import tournament
+
+    monkeypatch.setattr(tournament, "play_in_worker", _fake_play)
+    games = [*_games(6)[1:], (SimpleNamespace(id=game), 99), *_games(12)[6:]]
+    before = _live_children()
+    played = []
+    with pytest.raises(Exception, match=error) as raised:
+        for record in tournament._play_all(_NO_TOURNAMENT, _Todo(games), 2):
+            played.append(record["id"])
+    assert game not in played
+    if game == "game-fails":
+        assert isinstance(raised.value, ValueError)
+        assert "_fake_play" in str(raised.value.__cause__)  # the worker's traceback
+    assert _live_children() <= before
+
+
+def test_closing_the_pool_early_stops_its_workers(monkeypatch):
+    from arena import tournament
+
+    monkeypatch.setattr(tournament, "play_in_worker", _fake_play)
+    before = _live_children()
+    records = tournament._play_all(_NO_TOURNAMENT, _Todo(_games(40)[1:]), 2)
+    next(records)
+    assert len(_live_children() - before) == 2
+    records.close()
+    assert _live_children() <= before
