@@ -154,8 +154,8 @@ def median_run(folder: Path, bots: list[str], board_folder: Path, name: str, rep
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--small", type=int, default=5, help="boards of the small run (default 5: 10 games)")
-    parser.add_argument("--large", type=int, default=100, help="boards of the large run (default 100: 200 games)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each size; the median is taken (default 3)")
+    parser.add_argument("--large", type=int, default=200, help="boards of the large run (default 200: 400 games)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each size; the median is taken (default 5)")
     parser.add_argument("--only", choices=("sandboxed", "no-sandbox"), help="one mode only")
     args = parser.parse_args()
     if shutil.which("cc") is None:
