@@ -100,8 +100,9 @@ def _play_turns(
         moves.append(_entry(seat, inv, verdict, message, None if move is None else referee.move_text(move)))
         if on_move is not None:
             on_move(moves[-1])
-        log.debug("game %s: move %d by %s: %s %s (cpu %.3f s)%s", spec.id, len(moves), bot.name, verdict, message,
-                  inv.cpu, _printed(moves[-1]))
+        if log.isEnabledFor(logging.DEBUG):  # (what the bot printed is not formatted for nothing)
+            log.debug("game %s: move %d by %s: %s %s (cpu %.3f s)%s", spec.id, len(moves), bot.name, verdict,
+                      message, inv.cpu, _printed(moves[-1]))
         if verdict != "ok":
             return moves, _fault_outcome(referee, seat, bot, verdict, message)
         state = referee.apply(state, move)
