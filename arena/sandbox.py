@@ -601,6 +601,11 @@ class _Move:
 
     def play(self, files: Mapping[str, str]) -> Invocation:
         session, limits = self.session, self.limits
+        for name, text in files.items():
+            # the supervisor writes the bot's files under the bot's file size limit (it keeps it as its own)
+            if len(text) * 4 > limits.file_size and len(text.encode("utf-8")) > limits.file_size:
+                raise SandboxError(f"cannot give {session.label} its file {name!r}: {len(text.encode('utf-8'))} "
+                                   f"bytes, over the file size limit of {limits.file_size} bytes")
         cgroup = session.cgroup
         self.cpu_start = cgroup.cpu() if cgroup else 0.0
         # (OOM kills, refused forks) so far: as the last move ended, if it did (nothing of the bot runs

@@ -287,3 +287,18 @@ def test_the_supervisors_own_cpu_is_not_charged_to_the_bot(sandbox, monkeypatch)
     assert result.verdict == "no-output", result
     assert own > 0.01, own  # the supervisor worked for the files
     assert result.cpu < own / 2, (result.cpu, own)
+
+
+def test_files_up_to_the_file_size_limit_can_be_given_and_larger_ones_are_the_arenas_error(sandbox):
+    """The supervisor keeps the bot's file size limit as its own (so the bot has
+    it from its first instruction): a file at the limit is written at every
+    move; a larger one is refused before it is sent, as the arena's error."""
+    from arena.sandbox import SandboxError
+
+    limits = Limits(cpu=1.0, file_size=4096)
+    with Session(sandbox, [], limits) as session:
+        results = [session.run(["/usr/bin/true"], {"game.in": "é" * 2048}) for _ in range(2)]
+        with pytest.raises(SandboxError, match="over the file size limit of 4096 bytes"):
+            session.run(["/usr/bin/true"], {"game.in": "é" * 2049})
+        again = session.run(["/usr/bin/true"], {"game.in": "x"})
+    assert [r.verdict for r in [*results, again]] == ["no-output"] * 3, results
