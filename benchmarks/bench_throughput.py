@@ -4,14 +4,15 @@ Two trivial C bots (``BOT`` below, under two names: it paints the first number
 it can, like ``bots/template-cpp.cpp``) play round-robins of the painting
 game on generated group-1 boards (5x5), sandboxed (the default) and with
 ``--no-sandbox``, as ``arena run`` processes with ``--jobs 2``.  Each mode is
-played at two sizes, ``SMALL`` and ``LARGE`` boards (2 games a board), with
-the same bots: the difference between the two, divided by the extra games
-(and moves), is the **marginal** cost of a game (of a move); what is left of
-the small run once its games' marginal cost is taken away is the **fixed**
-cost of a run (interpreter start-up and imports, copying the bots, checking
-for bubblewrap and cgroups, starting the pool's workers and each worker's
-sandboxes, writing the tables).  Each size is played ``REPEAT`` times and the
-median taken (a shared machine is noisy).
+played at two sizes, ``--small`` and ``--large`` boards (5 and 200: 10 and
+400 games, 2 a board), with the same bots: the difference between the two,
+divided by the extra games (and moves), is the **marginal** cost of a game
+(of a move); what is left of the small run once its games' marginal cost is
+taken away is the **fixed** cost of a run (interpreter start-up and
+imports, copying the bots, checking for bubblewrap and cgroups, starting the
+pool's workers and each worker's sandboxes, writing the tables).  Each size
+is played ``--repeat`` times (5) and the median taken (a shared machine is
+noisy: about 0.1 ms a game).
 
 What is counted:
 
