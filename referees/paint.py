@@ -281,20 +281,14 @@ def check_move(state: PaintState, move: PaintMove) -> None:
 
 
 def _connected(cells: tuple[tuple[int, int], ...]) -> bool:
-    """Whether the cells form one group through shared sides (a walk from one
-    of them: networkx's graph cost ten times as much, at every move)."""
+    import networkx as nx  # imported here: bots import this module and must start fast
+
+    graph = nx.Graph()
+    graph.add_nodes_from(cells)
     present = set(cells)
-    if not present:
-        return False
-    start = next(iter(present))
-    seen, stack = {start}, [start]
-    while stack:
-        x, y = stack.pop()
-        for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if near in present and near not in seen:
-                seen.add(near)
-                stack.append(near)
-    return len(seen) == len(present)
+    graph.add_edges_from(((x, y), (x + dx, y + dy)) for x, y in cells for dx, dy in ((1, 0), (0, 1))
+                         if (x + dx, y + dy) in present)
+    return nx.is_connected(graph)
 
 
 def apply_move(state: PaintState, move: PaintMove) -> PaintState:
