@@ -17,6 +17,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from conftest import reap_adopted
 
 REPO = Path(__file__).resolve().parent.parent
 # first playable number, first legal region: deterministic, and slow enough to be caught mid-game
@@ -89,19 +90,7 @@ class Cluster:
                 pass
             _killpg(proc, signal.SIGKILL)
             proc.wait()
-        _reap_adopted()
-
-
-def _reap_adopted() -> None:
-    """Reap the workers' processes that this test process adopted: once a test has run a bot here, it is a
-    child subreaper, so the nannies' children, orphaned when their group is killed, end up its zombies."""
-    time.sleep(0.2)
-    for child in psutil.Process().children():
-        try:
-            if child.status() == psutil.STATUS_ZOMBIE:
-                os.waitpid(child.pid, os.WNOHANG)
-        except (psutil.NoSuchProcess, ChildProcessError):
-            pass
+        reap_adopted()
 
 
 def _killpg(proc: subprocess.Popen, signum: int) -> None:
