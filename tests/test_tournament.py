@@ -344,3 +344,40 @@ def test_closing_the_pool_early_stops_its_workers(monkeypatch):
     assert len(_live_children() - before) == 2
     records.close()
     assert _live_children() <= before
+
+
+def test_workers_log_through_the_inherited_handler_in_whole_lines(tmp_path):
+    """Workers are forked with arena run's log handlers and write their records
+    themselves: each record in one write to the file opened to append, so the
+    lines of several processes land whole, none lost, even lines longer than
+    the file's buffer."""
+    import logging
+    import multiprocessing
+
+    from arena.commands.run import _setup_logging
+
+    path = tmp_path / "arena.log"
+    _setup_logging(path)
+    logger = logging.getLogger("arena.test-workers")
+
+    def child(number: int) -> None:
+        for line in range(200):
+            logger.debug("worker %d line %d: %s é", number, line, "x" * (100 if line % 2 else 20000))
+        os._exit(0)
+
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=child, args=(n,)) for n in range(3)]
+    try:
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        lines = path.read_text(encoding="utf-8").splitlines()
+    finally:
+        for handler in list(logging.getLogger("arena").handlers):
+            logging.getLogger("arena").removeHandler(handler)
+            handler.close()
+    assert len(lines) == 600
+    assert all(" arena.test-workers DEBUG worker " in line and line.endswith(" é") for line in lines)
+    assert {line.split(" DEBUG ")[1].split(":")[0] for line in lines} == {
+        f"worker {n} line {i}" for n in range(3) for i in range(200)}
