@@ -165,7 +165,12 @@ def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, n
               f"Resume with: {resume}", file=sys.stderr)
         return 130
     # The tables are drawn from the records on disk, read as a stream (no record was kept in memory).
-    tally = tables.Tally.of(game.config(), store.summaries())
+    try:
+        tally = tables.Tally.of(game.config(), store.summaries())
+    except KeyboardInterrupt:  # a million records take seconds to add up: every game is on disk already
+        print(f"\narena: interrupted while adding up the tables; every game is recorded in {store.folder}. "
+              f"Print the tables with: arena show {store.folder}", file=sys.stderr)
+        return 130
     store.write_tables(tables.render(game.config(), tally))  # saved first: a closed pipe loses nothing
     print(tables.render(game.config(), tally, args.format), end="")
     print(f"\nRecords: {store.games_path}; print the tables again with: arena show {store.folder}")
