@@ -184,6 +184,7 @@ class Tally:
         self.between: dict[tuple[str, str], float] = defaultdict(float)  # points of a against b
         self.on_board: dict[tuple[str, str], float] = defaultdict(float)  # points of a bot on a board
         self.clusters = _Clusters(bots, boards)
+        self._ratings: tuple[int, list[str], list[stats.Rating]] | None = None  # (games counted, names, ratings)
         # one player
         self.cells: dict[tuple[str, str], str] = {}
         self.totals: dict[str, float] = defaultdict(float)
@@ -287,16 +288,23 @@ class Tally:
 
     def ratings(self, fmt: str = "simple") -> str:
         """Rank by Elo, bot, Elo, its 95 % interval, LOS over the next bot (``stats.rate``)."""
-        names, clusters = self.clusters.clusters(self.bots)
         headers = ["#", "bot", "Elo", "95 % interval", "LOS"]
-        if not clusters:
+        names, rated = self._rated()
+        if not rated:
             return _format([], headers, fmt) if fmt in DATA_FORMATS else "(no games yet)"
-        rated = stats.rate(len(names), clusters)
         order = sorted(range(len(names)), key=lambda k: -rated[k].elo)
         rows = [[rank, names[k], _signed(rated[k].elo), f"[{_signed(rated[k].low)}, {_signed(rated[k].high)}]",
                  "-" if rated[k].los_next is None else f"{100 * rated[k].los_next:.1f} %"]
                 for rank, k in enumerate(order, start=1)]
         return _format(rows, headers, fmt)
+
+    def _rated(self) -> tuple[list[str], list[stats.Rating]]:
+        """The players and their ratings, fitted once for the games counted so far (a thousand
+        bootstrap fits: the tables drawn twice, as ``arena run`` does, fit them once)."""
+        if self._ratings is None or self._ratings[0] != self.played:
+            names, clusters = self.clusters.clusters(self.bots)
+            self._ratings = (self.played, names, stats.rate(len(names), clusters) if clusters else [])
+        return self._ratings[1], self._ratings[2]
 
     # --------------------------------------------------------- one player
     def score_table(self, fmt: str = "simple", *, by_rate: bool = False) -> str:

@@ -233,3 +233,15 @@ def test_the_tables_of_a_stored_tournament_take_memory_in_its_bots_and_boards_no
 
     small, large = peak(2_000), peak(20_000)
     assert large < 1.5 * small + 200_000, (small, large)  # measured: 129 kB and 120 kB
+
+
+def test_ratings_are_fitted_once_for_the_games_counted_and_again_after_more(monkeypatch):
+    calls = []
+    rate = stats.rate
+    monkeypatch.setattr(stats, "rate", lambda *args, **kwargs: calls.append(1) or rate(*args, **kwargs))
+    config = _two_player_config(["x", "y"], ["g/b1", "g/b2"])
+    tally = tables.Tally.of(config, [_game("g/b1", "x", "y", 0), _game("g/b1", "y", "x", 1)])
+    text = tables.render(config, tally)
+    assert tables.render(config, tally, "github") and tables.data(config, tally) and len(calls) == 1
+    tally.add(_game("g/b2", "x", "y", 1))
+    assert tables.render(config, tally) != text and len(calls) == 2
