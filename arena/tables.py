@@ -302,7 +302,7 @@ class Tally:
         """The players and their ratings, fitted once for the games counted so far (a thousand
         bootstrap fits: the tables drawn twice, as ``arena run`` does, fit them once)."""
         if self._ratings is None or self._ratings[0] != self.played:
-            names, clusters = self.clusters.clusters(self.bots)
+            names, clusters = self.clusters.clusters()
             self._ratings = (self.played, names, stats.rate(len(names), clusters) if clusters else [])
         return self._ratings[1], self._ratings[2]
 
@@ -340,6 +340,7 @@ class _Clusters:
     of a million-game file, half the clusters are open."""
 
     def __init__(self, bots: list[str] = (), boards: list[str] = ()) -> None:
+        self.bots = list(bots)
         self.names: list[str] = []
         self._index: dict[str, int] = {}
         for bot in bots:
@@ -399,11 +400,11 @@ class _Clusters:
         for key, halves in self._open.items():
             yield (key >> 20) & 0xFFFFF, key & 0xFFFFF, halves
 
-    def clusters(self, bots: list[str]) -> tuple[list[str], list[stats.Cluster]]:
-        """The players (``bots``, then any other name the games hold, sorted) and
+    def clusters(self) -> tuple[list[str], list[stats.Cluster]]:
+        """The players (the bots it was made for, then any other name the games hold, sorted) and
         the clusters of each kind, in a stable order: the figures do not depend
         on the order in which games ended."""
-        names = list(bots) + sorted(set(self.names) - set(bots))
+        names = self.bots + sorted(set(self.names) - set(self.bots))
         where = {k: names.index(name) for k, name in enumerate(self.names)}
         kinds: dict[tuple[int, int], Counter] = defaultdict(Counter)
         for (i, j), counts in self._kinds.items():

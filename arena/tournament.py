@@ -130,14 +130,10 @@ class Schedule:
         for board, _ in sorted(self.boards, key=lambda item: item[0].name):
             first = self._board[board.name] * seatings
             left = [s for s in range(seatings) if not done[first + s]]
-            left.sort(key=lambda s: _order_key(board.name, self.seatings[s]))
+            # a game's place in its board's queue: a hash of its id, the same on every run
+            left.sort(key=lambda s: hashlib.sha256(GameSpec(board, self.seatings[s]).id.encode()).digest())
             queues.append(array("I", (first + s for s in left)))
         return Todo(self, queues)
-
-
-def _order_key(board: str, seats: tuple[Bot, ...]) -> bytes:
-    """A game's place in its board's queue: a hash of its id, the same on every run."""
-    return hashlib.sha256("|".join([board, *(bot.name for bot in seats)]).encode()).digest()
 
 
 class Todo(Sized, Iterable[tuple[GameSpec, Any]]):

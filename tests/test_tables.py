@@ -169,7 +169,7 @@ def test_the_tally_counts_each_rating_cluster_once_in_any_order_and_for_names_it
         tally = tables.Tally(bots, boards)
         for record in order:
             tally.add(record)
-        names, clusters = tally.clusters.clusters(bots)
+        names, clusters = tally.clusters.clusters()
         assert names == everyone
         counted = Counter()
         for c in clusters:
