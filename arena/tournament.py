@@ -243,8 +243,7 @@ def _play_all(tournament: Tournament, todo: Todo, jobs: int) -> Iterator[dict[st
                     queued += 1
         finished = True
     except BaseException:
-        for worker, _ in workers:
-            worker.terminate()  # SIGTERM: the worker kills its bot, then exits
+        _stop_workers([worker for worker, _ in workers])
         raise
     finally:
         if finished:
@@ -254,6 +253,27 @@ def _play_all(tournament: Tournament, todo: Todo, jobs: int) -> Iterator[dict[st
             worker.join()
             receive.close()
         tasks.close()
+
+
+#: Seconds a stopped worker has to kill its bot and exit before it is killed itself.
+STOP_GRACE = 10.0
+
+
+def _stop_workers(workers: list[multiprocessing.process.BaseProcess]) -> None:
+    """Stop the workers: SIGTERM (a worker kills its bot, then exits), sent
+    again every half second to those still running, and SIGKILL after
+    ``STOP_GRACE`` seconds.  Once is not enough: a signal that arrives just as
+    an idle worker is about to block on the task queue's lock is handled only
+    when the next one interrupts the wait (seen: one stop in three of a
+    two-worker pool hung on that worker)."""
+    deadline = time.monotonic() + STOP_GRACE
+    while alive := [worker for worker in workers if worker.is_alive()]:
+        for worker in alive:
+            if time.monotonic() < deadline:
+                worker.terminate()
+            else:
+                worker.kill()
+        wait_for([worker.sentinel for worker in alive], timeout=0.5)
 
 
 def _serve(tournament: Tournament, todo: Todo, tasks: SimpleQueue, results: Connection) -> None:

@@ -381,3 +381,50 @@ def test_workers_log_through_the_inherited_handler_in_whole_lines(tmp_path):
     assert all(" arena.test-workers DEBUG worker " in line and line.endswith(" é") for line in lines)
     assert {line.split(" DEBUG ")[1].split(":")[0] for line in lines} == {
         f"worker {n} line {i}" for n in range(3) for i in range(200)}
+
+
+def _deaf_to_the_first_signal() -> None:
+    """worker_init, but the first SIGTERM is missed, as when it arrives just before the worker blocks on
+    the task queue's lock (the handler then waits for a next signal to interrupt that wait)."""
+    from arena import tournament
+
+    missed = []
+
+    def handler(signum, frame):
+        if not missed:
+            missed.append(signum)
+            return
+        tournament._stop(signum, frame)
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+def test_a_worker_that_missed_its_stop_signal_is_stopped_all_the_same(monkeypatch):
+    from types import SimpleNamespace
+
+    from arena import tournament
+
+    monkeypatch.setattr(tournament, "play_in_worker", _fake_play)
+    monkeypatch.setattr(tournament, "worker_init", _deaf_to_the_first_signal)
+    games = [*_games(4)[1:], (SimpleNamespace(id="game-fails"), 99), *_games(8)[4:]]
+    before = _live_children()
+
+    stuck = []
+
+    def hung(signum, frame):
+        stuck.append(signum)
+        for child in _live_children() - before:  # so that the pool's joins return
+            psutil.Process(child).kill()
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(20)  # a hang fails the test instead of the run (before the fix: forever, in the join)
+    try:
+        with pytest.raises(ValueError, match="the arena failed"):
+            list(tournament._play_all(_NO_TOURNAMENT, _Todo(games), 2))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+        for child in _live_children() - before:
+            psutil.Process(child).kill()
+    assert not stuck, "the pool did not stop a worker that missed its first SIGTERM"
+    assert _live_children() <= before
