@@ -175,7 +175,7 @@ def run(tournament: Tournament, store: Store, *, jobs: int, play_all: PlayAll | 
         recorded: Iterable[str] | None = None) -> int:
     """Play the games not yet recorded, appending each record to the store as
     it finishes; returns the number of the tournament's games recorded in
-    all.  On Ctrl-C every finished game is on disk.  Only the ids of the
+    all.  On Ctrl-C every finished game is on disk (and forced to it).  Only the ids of the
     games already recorded are read (``Store.ids``), or taken from
     ``recorded``, and no record is kept: the tables are drawn from the store.
 
@@ -189,11 +189,14 @@ def run(tournament: Tournament, store: Store, *, jobs: int, play_all: PlayAll | 
     if already:
         log.info("resuming: %d of %d games already recorded, %d to play", already, total, len(todo))
     progress = Progress(total, already, len(todo))
-    for record in (play_all or _play_all)(tournament, todo, jobs):
-        if not schedule.claim(record["id"]):
-            continue
-        store.append(record)
-        log.info("%s  %s", progress.step(), describe(record))
+    try:
+        for record in (play_all or _play_all)(tournament, todo, jobs):
+            if not schedule.claim(record["id"]):
+                continue
+            store.append(record)
+            log.info("%s  %s", progress.step(), describe(record))
+    finally:
+        store.close()  # every game written is forced to disk, however the run ends
     return progress.done
 
 

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from arena import store as store_module
 from arena.errors import ArenaError
 from arena.store import Store
 
@@ -115,3 +118,24 @@ def test_ids_are_read_from_the_start_of_a_line_or_decoded_when_it_has_another_sh
     assert store.record('g/"quoted"|a\\b|c')["id"] == 'g/"quoted"|a\\b|c'
     with pytest.raises(ArenaError, match="no game 'nothing'"):
         store.record("nothing")
+
+
+def test_games_are_written_at_once_and_forced_to_disk_in_batches(tmp_path, monkeypatch):
+    synced = []
+    fsync = os.fsync
+    monkeypatch.setattr(store_module.os, "fsync", lambda fd: (synced.append(fd), fsync(fd)))
+    monkeypatch.setattr(store_module, "SYNC_EVERY", 60.0)
+    store = Store(tmp_path / "t")
+    store.start({"game": "paint"}, overwrite=False)
+    for number in range(100):
+        store.append({"id": str(number)})
+    # every game can be read at once (a killed arena loses none of them) ...
+    assert list(Store(tmp_path / "t").ids()) == [str(number) for number in range(100)]
+    assert len(synced) == 1  # ... but only the first was forced to disk: the next are within SYNC_EVERY
+    store.close()
+    assert len(synced) == 2  # the rest, as the run ends
+    store.close()
+    assert len(synced) == 2
+    store.append({"id": "after"})  # opened again
+    store.close()
+    assert list(store.ids())[-1] == "after" and len(synced) == 3
