@@ -6,6 +6,9 @@ standard library (it is run as a script, ``python -I -S supervisor.py``, so
 nothing of the arena's packages is imported).  For each move the arena sends a
 request on a pipe; the supervisor
 
+0. if the request says so (the first move of the sandbox's next game), first
+   empties it as ``reset`` does, and answers ``reset_failed`` instead of
+   playing if it could not (the arena then starts a new sandbox);
 1. writes the move's files into the bot's folder (never through a symlink the
    bot left there) and removes a stale ``game.out``;
 2. starts the bot with its rlimits, in the folder, with a clean environment,
@@ -31,7 +34,9 @@ drops to it for good before anything else, with no capabilities left and
 
 What a bot does between its moves is nothing: no process of it survives a move.
 
-Messages are a 4-byte big-endian length and a JSON object.
+Messages are a 4-byte big-endian length and a JSON object.  What is the same
+for every move (the command, environment, rlimits, file size limit) comes
+once, as ``settings``, in the first request that needs it.
 """
 
 from __future__ import annotations
@@ -331,6 +336,7 @@ def main() -> None:
     os.set_inheritable(replies, False)
     os.chdir(home)  # the bot's working directory: posix_spawn starts it in this process's
     send(replies, {"ready": True, "uid": os.getuid()})
+    settings: dict = {}
     while True:
         own = time.process_time()  # this process's CPU (not its children's): blocked in receive, it uses none
         request = receive(requests)
@@ -338,12 +344,18 @@ def main() -> None:
             break
         if request.get("reset"):
             send(replies, reset(home))
-        else:
-            reply = play_move(request, home)
-            # The sandbox's cgroup counts this process too: the arena takes its CPU over the move
-            # (all but encoding and sending this answer) off the bot's.
-            reply["own"] = time.process_time() - own
-            send(replies, reply)
+            continue
+        settings.update(request.pop("settings", ()))
+        if "empty_first" in request:  # a new game: emptied first, as part of its first move
+            emptied = reset(home)
+            if max(emptied["disk"]) > request["empty_first"]:
+                send(replies, {"reset_failed": emptied["disk"]})
+                continue
+        reply = play_move({**settings, **request}, home)
+        # The sandbox's cgroup counts this process too: the arena takes its CPU over the move
+        # (emptying the sandbox first included; all but encoding and sending this answer) off the bot's.
+        reply["own"] = time.process_time() - own
+        send(replies, reply)
     _reap_everything()
 
 
