@@ -3,6 +3,7 @@ them, and writing generated ones with their manifest."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ class Board:
     extras: dict[str, str]
     sha256: str
 
-    @property
+    @functools.cached_property
     def name(self) -> str:
         """A short name for tables: ``group3/board2``."""
         return f"{self.path.parent.name}/{self.path.stem}"

@@ -57,7 +57,8 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
     started = time.time()
     # the bots' folders, when they run without a sandbox (a sandbox has its own)
     with contextlib.nullcontext("") if sandbox else tempfile.TemporaryDirectory(prefix="arena-game-", dir=workdir) as tmp:
-        runners = [Runner(sandbox, bot.programs, Path(tmp) / f"seat{seat}-{bot.name}", limits, bot.name)
+        runners = [Runner(sandbox, bot.programs, None if sandbox else Path(tmp) / f"seat{seat}-{bot.name}",
+                          limits, bot.name)
                    for seat, bot in enumerate(spec.seats)]
         try:
             moves, end = _play_turns(referee, spec, initial, runners, keep, on_move)
@@ -80,8 +81,7 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
     }
     if referee.players == 2:
         record["points"] = [end.points(seat) for seat in range(2)]
-    log.debug("game %s: %s", spec.id, end.reason)
-    return record
+    return record  # (its outcome is logged where it is recorded)
 
 
 def _play_turns(

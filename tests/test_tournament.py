@@ -428,3 +428,36 @@ def test_a_worker_that_missed_its_stop_signal_is_stopped_all_the_same(monkeypatc
             psutil.Process(child).kill()
     assert not stuck, "the pool did not stop a worker that missed its first SIGTERM"
     assert _live_children() <= before
+
+
+def test_the_console_prints_the_arenas_own_lines_and_those_of_its_workers(tmp_path, capsys):
+    """The arena's own console lines (the progress) are printed at once; a
+    forked worker's go through multiprocessing-logging's queue.  None is lost."""
+    import logging
+    import multiprocessing
+
+    from arena.commands.run import _setup_logging
+
+    _setup_logging(tmp_path / "arena.log")
+    logger = logging.getLogger("arena.test-console")
+
+    def child(number: int) -> None:
+        for line in range(50):
+            logger.warning("worker %d line %d", number, line)
+
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=child, args=(n,)) for n in range(2)]
+    try:
+        for worker in workers:
+            worker.start()
+        for line in range(50):
+            logger.info("arena line %d", line)
+        for worker in workers:
+            worker.join()
+    finally:
+        for handler in list(logging.getLogger("arena").handlers):
+            logging.getLogger("arena").removeHandler(handler)
+            handler.close()  # the console's waits for its queue to be empty
+    printed = capsys.readouterr().err.splitlines()
+    assert sorted(printed) == sorted([f"arena line {n}" for n in range(50)]
+                                     + [f"worker {w} line {n}" for w in range(2) for n in range(50)])
