@@ -112,9 +112,13 @@ def read_output(folder, limit: int) -> tuple[str | None, str, str]:
             over = f"{OUTPUT} has {info.st_size} bytes, over the file size limit of {limit} bytes"
             return None, "crash", over
         chunks, left = [], limit
-        while left and (chunk := os.read(fd, min(left, max(info.st_size, 1 << 12)))):
+        while left:
+            asked = min(left, max(info.st_size, 1 << 12))
+            chunk = os.read(fd, asked)
             chunks.append(chunk)
             left -= len(chunk)
+            if len(chunk) < asked:  # the end of a regular file (nothing of the bot runs any more)
+                break
         return b"".join(chunks).decode("utf-8", errors="replace"), "ok", ""
     finally:
         os.close(fd)
@@ -147,26 +151,22 @@ def send(fd: int, message: dict) -> None:
         view = view[os.write(fd, view):]
 
 
-def receive(fd: int) -> dict | None:
-    """The next message, or None at end of file."""
-    head = _read_exactly(fd, 4)
-    if head is None:
-        return None
-    body = _read_exactly(fd, int.from_bytes(head, "big"))
-    if body is None:
-        return None
-    return json.loads(body)
+class Receiver:
+    """The messages coming on a pipe, read in as few reads as they allow."""
 
+    def __init__(self, fd: int):
+        self.fd, self.buffer = fd, b""
 
-def _read_exactly(fd: int, size: int) -> bytes | None:
-    chunks, left = [], size
-    while left:
-        chunk = os.read(fd, left)
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
+    def receive(self) -> dict | None:
+        """The next message, or None at end of file."""
+        while len(self.buffer) < 4 or len(self.buffer) < 4 + int.from_bytes(self.buffer[:4], "big"):
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        end = 4 + int.from_bytes(self.buffer[:4], "big")
+        message, self.buffer = self.buffer[4:end], self.buffer[end:]
+        return json.loads(message)
 
 
 # -- inside the sandbox
@@ -204,9 +204,11 @@ def _spawn(request: dict) -> tuple[int | None, str | None]:
     are backstops of the cgroup's caps or the arena's samples (``Limits(strict=True)``
     sets all four between fork and exec instead, at about 1 ms more a move)."""
     command, env, rlimits = request["command"], request["env"], request["rlimits"]
-    for which, soft, hard in rlimits:
-        if which in _INHERITED and resource.getrlimit(which) != (soft, hard):
+    inherited = [(which, soft, hard) for which, soft, hard in rlimits if which in _INHERITED]
+    if inherited != _inherited_set:
+        for which, soft, hard in inherited:
             resource.setrlimit(which, (soft, hard))
+        _inherited_set[:] = inherited
     try:
         pid = os.posix_spawn(command[0], command, env, file_actions=_STDIN, setsigdef=(signal.SIGPIPE,))
     except OSError as exc:
@@ -220,8 +222,9 @@ def _spawn(request: dict) -> tuple[int | None, str | None]:
     return pid, None
 
 
-#: The limits a bot inherits from the supervisor (posix_spawn cannot set limits).
+#: The limits a bot inherits from the supervisor (posix_spawn cannot set limits), and those set so far.
 _INHERITED = (resource.RLIMIT_FSIZE, resource.RLIMIT_CORE)
+_inherited_set: list = []
 _STDIN = [(os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0)]
 
 
@@ -337,9 +340,10 @@ def main() -> None:
     os.chdir(home)  # the bot's working directory: posix_spawn starts it in this process's
     send(replies, {"ready": True, "uid": os.getuid()})
     settings: dict = {}
+    receiver = Receiver(requests)
     while True:
         own = time.process_time()  # this process's CPU (not its children's): blocked in receive, it uses none
-        request = receive(requests)
+        request = receiver.receive()
         if request is None:
             break
         if request.get("reset"):

@@ -19,6 +19,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import select
 import signal
 import time
 import traceback
@@ -228,8 +229,13 @@ def _play_all(tournament: Tournament, todo: Todo, jobs: int) -> Iterator[dict[st
         for number in itertools.islice(queue, jobs * 2):
             tasks.put(number)
             queued += 1
+        poller, pipes = select.poll(), {}  # (one poll object for the whole run: multiprocessing's wait makes one a call)
+        for _, receive in workers:
+            poller.register(receive.fileno(), select.POLLIN)
+            pipes[receive.fileno()] = receive
         while queued:
-            for ready in wait_for([receive for _, receive in workers]):
+            for fd, _ in poller.poll():
+                ready = pipes[fd]
                 try:
                     status, payload = ready.recv()
                 except EOFError:  # its worker ended (after all it sent had been read)
