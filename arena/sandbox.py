@@ -453,6 +453,7 @@ class Session:
         self.cgroup: Cgroup | None = None
         self.events: tuple[int, int] | None = None  # the cgroup's events as the last move ended
         self.requests = self.replies = -1
+        self.pipes = self.outputs = None  # poll objects, made with the pipes (start)
         self.command: list[str] | None = None  # the command the supervisor was given (with the settings)
         self.left = 0  # the bytes the last move left in the bot's folder or /tmp, whichever held more
         self.empty_first = False  # whether the next move is a new game's: the sandbox is emptied first
@@ -482,8 +483,12 @@ class Session:
             os.close(requests_r)
             os.close(replies_w)
         self.requests, self.replies = requests_w, replies_r
+        self.pipes, self.outputs = select.poll(), select.poll()  # what a move waits on; what the bot printed
         for fd in (self.proc.stdout.fileno(), self.proc.stderr.fileno(), self.replies):
             os.set_blocking(fd, False)
+            self.pipes.register(fd, select.POLLIN)
+            if fd != self.replies:
+                self.outputs.register(fd, select.POLLIN)
         ready, _ = self._await_reply(time.monotonic() + START)
         if not ready or not ready.get("ready"):
             stderr = self._drain_now(self.proc.stderr.fileno())
@@ -568,24 +573,30 @@ class Session:
             self.close()  # it could not be emptied for this game: the move is played in a new sandbox
 
     def _await_reply(self, deadline: float, on_tick: _Move | None = None) -> tuple[dict | None, str | None]:
-        """Wait for the supervisor's answer, draining the bot's output meanwhile."""
+        """Wait for the supervisor's answer, draining the bot's output meanwhile
+        (during a move, ``on_tick``; else the output is left in its pipes)."""
         buffer = bytearray()
-        poller = select.poll()
-        for fd in (self.replies, self.proc.stdout.fileno(), self.proc.stderr.fileno()):
-            poller.register(fd, select.POLLIN)
+        if on_tick is not None:
+            poller = self.pipes
+        else:
+            poller = select.poll()
+            poller.register(self.replies, select.POLLIN)
         tick = time.monotonic() + TICK
         while True:
             now = time.monotonic()
             for fd, _ in poller.poll(max(0.0, min(tick, deadline) - now) * 1000):
                 if fd == self.replies:
-                    if not self._read_into(fd, buffer):
+                    try:
+                        chunk = os.read(fd, 1 << 16)
+                    except BlockingIOError:
+                        continue
+                    if not chunk:
                         return None, "the sandbox ended"
+                    buffer += chunk
                     if len(buffer) >= 4 and len(buffer) >= 4 + int.from_bytes(buffer[:4], "big"):
                         return _REPLY.decode(buffer[4:]), None
-                elif on_tick is not None:
-                    on_tick.output(fd)
                 else:
-                    poller.unregister(fd)
+                    on_tick.output(fd)
             now = time.monotonic()
             if on_tick is not None and now >= tick:
                 problem = on_tick.sample()
@@ -653,7 +664,7 @@ class _Move:
             request["empty_first"] = DISK_SLACK
             session.empty_first = False
         self.started = started = time.monotonic()
-        supervisor.send(session.requests, request)
+        supervisor.send(session.requests, request, msgspec.json.encode)
         reply, problem = session._await_reply(started + limits.wall_cap, on_tick=self)
         ended = time.monotonic()
         if reply is not None and "reset_failed" in reply:
@@ -674,8 +685,8 @@ class _Move:
 
     def _collect(self) -> None:
         """What the bot wrote that is still in the pipes."""
-        for stream in (self.session.proc.stdout, self.session.proc.stderr):
-            self.output(stream.fileno())
+        for fd, _ in self.session.outputs.poll(0):
+            self.output(fd)
 
     def _tree(self) -> list[int]:
         tree, stack = [], list(children(self.session.inner)) if self.session.inner else []
