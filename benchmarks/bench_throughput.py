@@ -35,8 +35,9 @@ What is counted:
   (``arena.cli.main`` run in-process; it is the same code as ``arena run``).
 
 The target (issue 11) is at most 1 ms of the arena's own CPU a game,
-sandboxed.  Measured on 2026-11-24 on an idle 2-core machine: 0.96 and 0.97
-ms a game (1.46 moves), the bots' own 1.08 ms; with ``--no-sandbox`` 1.25 ms.
+sandboxed.  Measured on 2026-11-24 on an idle 2-core machine, three runs:
+0.94, 0.95 and 0.97 ms a game (1.43 moves), the bots' own 1.06 to 1.08 ms;
+with ``--no-sandbox`` 1.16 to 1.25 ms.  (Before this work: 1.94 ms.)
 Where it goes (per move, found with cProfile and per-section CPU clocks): in
 the sandbox's supervisor about 0.2 ms, of which starting and reaping the bot
 (posix_spawn's clone, wait4) is about 50 us of kernel work; in the worker

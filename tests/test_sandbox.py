@@ -164,7 +164,7 @@ def test_a_sandbox_that_cannot_start_is_a_clear_error(sandbox):
 
 @pytest.mark.parametrize("scratch", [1, 6], ids=["emptied-with-the-next-move", "emptied-at-once"])
 def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path, scratch):
-    from arena.sandbox import EMPTY_NOW, Runner, close_kept
+    from arena.sandbox import EMPTY_NOW
 
     bot = tmp_path / "keeper.py"
     bot.write_text(textwrap.dedent(f"""
@@ -179,46 +179,43 @@ def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path, scr
         subprocess.Popen(["/usr/bin/sleep", "60"], start_new_session=True)
         open("game.out", "w").write(repr(left))
     """))
-    tmp_path.chmod(0o755)
-    seen = []
-    try:
-        for _ in range(2):
-            runner = Runner(sandbox, [str(tmp_path)], tmp_path / "unused", Limits(cpu=2.0))
-            result = runner.run([sys.executable, "-P", str(bot)], {"game.in": ""})
-            session = runner.session
-            runner.close()
-            seen.append((result.verdict, result.output, session, session.empty_first))
-    finally:
-        close_kept()  # this test's process keeps no sandbox for later tests
-    (first, second) = seen
+    (first, second) = _two_games(sandbox, tmp_path, bot)
     assert first[:2] == ("ok", "['game.in']") and second[:2] == ("ok", "['game.in']")
     assert second[2] is first[2]  # the same sandbox, emptied
     # a bot that left little has its sandbox emptied with its next game's first move; one that
     # left more than EMPTY_NOW, as its game ends (the kept sandboxes hold little memory)
-    assert first[3] == (scratch * 2**19 < EMPTY_NOW)
+    assert first[4] == (scratch * 2**19 < EMPTY_NOW)
     assert not [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == ["/usr/bin/sleep", "60"]]
 
 
 def test_a_move_whose_sandbox_cannot_be_emptied_first_is_played_in_a_new_one(sandbox, tmp_path, monkeypatch):
     from arena import sandbox as sandbox_module
-    from arena.sandbox import Runner, close_kept
 
     monkeypatch.setattr(sandbox_module, "DISK_SLACK", -1)  # nothing is empty enough: every emptying fails
     bot = tmp_path / "writer.py"
     bot.write_text("import os\nseen = sorted(os.listdir('.'))\nopen('game.out', 'w').write(repr(seen))\n")
-    tmp_path.chmod(0o755)
+    (first, second) = _two_games(sandbox, tmp_path, bot)
+    assert first[:2] == second[:2] == ("ok", "['game.in']")
+    assert second[2] is first[2] and second[3] != first[3]  # kept, but its supervisor is a new one
+
+
+def _two_games(sandbox, folder: Path, bot: Path) -> list[tuple]:
+    """A one-move game of ``bot`` (in ``folder``), twice, as a pool worker plays them: for each,
+    (verdict, output, its Session, the supervisor's pid, whether it is to be emptied with the next move)."""
+    from arena.sandbox import Runner, close_kept
+
+    folder.chmod(0o755)
     seen = []
     try:
         for _ in range(2):
-            runner = Runner(sandbox, [str(tmp_path)], tmp_path / "unused", Limits(cpu=2.0))
-            result = runner.run([sys.executable, "-P", str(bot)], {"game.in": "1"})
-            seen.append((result.verdict, result.output, runner.session, runner.session.inner))
+            runner = Runner(sandbox, [str(folder)], None, Limits(cpu=2.0))
+            result = runner.run([sys.executable, "-P", str(bot)], {"game.in": ""})
+            session, inner = runner.session, runner.session.inner
             runner.close()
+            seen.append((result.verdict, result.output, session, inner, session.empty_first))
     finally:
-        close_kept()
-    (first, second) = seen
-    assert first[:2] == second[:2] == ("ok", "['game.in']")
-    assert second[2] is first[2] and second[3] != first[3]  # kept, but its supervisor is a new one
+        close_kept()  # this test's process keeps no sandbox for later tests
+    return seen
 
 
 def test_a_bot_reaped_during_a_sample_is_not_counted_twice(monkeypatch):
