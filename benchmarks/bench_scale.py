@@ -10,8 +10,8 @@ playing a million games takes days) but real in shape and size: every field
 (about 3.8 KiB a line, as on the group3 boards), outcomes drawn from fixed
 bot strengths, with draws and faults.  Then, each as a process of its own:
 
-- ``arena show RESULTS``: wall time and peak memory (the largest process's
-  resident set), against a baseline measured in the same run: a Python
+- ``arena show RESULTS``: wall time and peak memory (its resident set's
+  high-water mark), against a baseline measured in the same run: a Python
   process that reads the same file line by line and does nothing else (the
   floor of any streaming reader).
 - the resume, ``arena run`` with the same options: the time until it logs
@@ -52,13 +52,39 @@ def arena(*args: str) -> list[str]:
     return [sys.executable, "-m", "arena.cli", *args]
 
 
+#: Runs the Python program of argv[2:] (``-c CODE`` or ``-m MODULE``, then its arguments) and, as it
+#: exits, writes its peak resident memory (VmHWM, KiB) to the file argv[1].
+PEAK = """
+import atexit, runpy, sys
+where, how, what = sys.argv[1:4]
+sys.argv = [what, *sys.argv[4:]]
+
+def peak():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            open(where, "w").write(line.split()[1])
+
+atexit.register(peak)
+if how == "-m":
+    runpy.run_module(what, run_name="__main__", alter_sys=True)
+else:
+    exec(compile(what, "<string>", "exec"), {"__name__": "__main__"})
+"""
+
+
 def measured(command: list[str], **popen) -> tuple[float, float, subprocess.Popen]:
-    """Run to the end: (wall seconds, peak MiB of the largest process, the process)."""
-    started = time.monotonic()
-    process = subprocess.Popen(command, **popen)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return time.monotonic() - started, usage.ru_maxrss / 1024, process
+    """Run a Python program (``[python, -c|-m, ...]``) to the end: (wall seconds, its peak MiB, the process).
+
+    The peak is the program's own (VmHWM of its memory map, read by itself as it exits), not
+    ``wait4``'s ``ru_maxrss``: that one starts from this process's peak (the kernel carries it
+    over the exec of a child started by vfork), which is the size of the records' generator."""
+    with tempfile.NamedTemporaryFile(mode="r") as peak:
+        started = time.monotonic()
+        process = subprocess.Popen([command[0], "-c", PEAK, peak.name, *command[1:]], **popen)
+        process.wait()
+        elapsed = time.monotonic() - started
+        text = peak.read()
+    return elapsed, int(text) / 1024 if text else float("nan"), process
 
 
 def setup(folder: Path, left: int) -> list[str]:
