@@ -88,8 +88,10 @@ OVERHEAD = 64 * 2**20
 #: Bytes of a tmpfs taken by what is not the bot's files (folders leading to binds), and of a full
 #: one left unused (less than a block or two): within this, a folder counts as empty, or as full.
 DISK_SLACK = 2**16
-#: A sandbox kept for a next game whose bot left more than this in its folder or /tmp is emptied at once.
+#: A sandbox kept for a next game whose bot left more than this many bytes, or files, in its folder
+#: or /tmp is emptied at once (else with the next game's first move, where it must take no time).
 EMPTY_NOW = 2**20
+EMPTY_NOW_FILES = 256
 #: Seconds a sandbox may take to start.
 START = 20.0
 #: The supervisor's answers (JSON objects; msgspec decodes them at about twice json's speed).
@@ -455,7 +457,7 @@ class Session:
         self.requests = self.replies = -1
         self.pipes = self.outputs = None  # poll objects, made with the pipes (start)
         self.command: list[str] | None = None  # the command the supervisor was given (with the settings)
-        self.left = 0  # the bytes the last move left in the bot's folder or /tmp, whichever held more
+        self.left = (0, 0)  # (bytes, files) the last move left in the bot's folder or /tmp, whichever held more
         self.empty_first = False  # whether the next move is a new game's: the sandbox is emptied first
 
     # -- life cycle
@@ -527,7 +529,7 @@ class Session:
         if self.cgroup is not None:
             self.cgroup.destroy()
         self.proc, self.inner, self.cgroup, self.events = None, None, None, None
-        self.command, self.left, self.empty_first = None, 0, False
+        self.command, self.left, self.empty_first = None, (0, 0), False
 
     # -- one move
 
@@ -537,14 +539,15 @@ class Session:
 
         Nothing of the bot runs between two moves, so all there is to do is
         to empty the folder and /tmp.  If the bot left no more than
-        ``EMPTY_NOW`` bytes there, the supervisor does so as part of the next
-        game's first move, which saves a message each way (about 0.1 ms of
-        the arena's CPU a game); if that fails, that move is played in a new
-        sandbox.  A sandbox holding more is emptied now, so that the kept
-        ones hold little memory."""
+        ``EMPTY_NOW`` bytes and ``EMPTY_NOW_FILES`` files there, the
+        supervisor does so as part of the next game's first move, which saves
+        a message each way (about 0.1 ms of the arena's CPU a game); if that
+        fails, that move is played in a new sandbox.  A sandbox holding more
+        is emptied now, so that the kept ones hold little memory and emptying
+        one never takes time from a move."""
         if self.proc is None:
             return False
-        if self.left <= EMPTY_NOW:
+        if self.left[0] <= EMPTY_NOW and self.left[1] <= EMPTY_NOW_FILES:
             self.empty_first = True
             return True
         supervisor.send(self.requests, {"reset": True})
@@ -552,7 +555,7 @@ class Session:
         if not reply or not reply.get("reset") or max(reply["disk"]) > DISK_SLACK:
             self.close()
             return False
-        self.left = 0
+        self.left = (0, 0)
         return True
 
     def run(self, command: Sequence[str], files: Mapping[str, str]) -> Invocation:
@@ -770,7 +773,7 @@ class _Move:
         if verdict is None and reply.get("exec_error"):
             verdict = ("crash", f"cannot execute {self.command[0]!r}: {reply['exec_error']}")
         if reply is not None:
-            self.session.left = max(reply.get("disk", [0, 0]))
+            self.session.left = (max(reply.get("disk", [0, 0])), max(reply.get("files", [0, 0])))
         if verdict is None:
             disk = reply.get("disk", [0, 0])
             full = [where for where, used in zip((HOME, "/tmp"), disk)

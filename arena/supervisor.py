@@ -284,9 +284,12 @@ def _reap_everything() -> tuple[float, int]:
         peak = max(peak, usage.ru_maxrss * 1024)
 
 
-def _disk_used(path: str) -> int:
-    info = os.statvfs(path)
-    return (info.f_blocks - info.f_bfree) * info.f_frsize
+def _disk(home: str) -> dict:
+    """What the bot's folder and /tmp hold: bytes, and files (inodes: a million empty files take
+    no bytes, but take time to remove)."""
+    mine, tmp = os.statvfs(home), os.statvfs("/tmp")
+    return {"disk": [(info.f_blocks - info.f_bfree) * info.f_frsize for info in (mine, tmp)],
+            "files": [info.f_files - info.f_ffree for info in (mine, tmp)]}
 
 
 def play_move(request: dict, home: str) -> dict:
@@ -321,7 +324,7 @@ def play_move(request: dict, home: str) -> dict:
         "ended": ended,
         "waited": waited,
         "exec_error": error,
-        "disk": [_disk_used(home), _disk_used("/tmp")],
+        **_disk(home),
     }
     if error is None and status == 0:
         reply["output"], reply["output_verdict"], reply["output_message"] = read_output(home, request["file_size"])
@@ -376,7 +379,7 @@ def reset(home: str) -> dict:
     _reap_everything()
     for folder in (home, "/tmp"):
         empty(folder)
-    return {"reset": True, "disk": [_disk_used(home), _disk_used("/tmp")]}
+    return {"reset": True, **_disk(home)}
 
 
 def empty(folder: str) -> None:

@@ -162,9 +162,9 @@ def test_a_sandbox_that_cannot_start_is_a_clear_error(sandbox):
         _probe(broken)
 
 
-@pytest.mark.parametrize("scratch", [1, 6], ids=["emptied-with-the-next-move", "emptied-at-once"])
-def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path, scratch):
-    from arena.sandbox import EMPTY_NOW
+@pytest.mark.parametrize(("scratch", "files", "later"), [(1, 0, True), (6, 0, False), (0, 2000, False)],
+                         ids=["emptied-with-the-next-move", "emptied-at-once", "many-files-emptied-at-once"])
+def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path, scratch, files, later):
 
     bot = tmp_path / "keeper.py"
     bot.write_text(textwrap.dedent(f"""
@@ -175,6 +175,8 @@ def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path, scr
         os.makedirs("locked/inner")
         for n in range({scratch}):
             open(f"/tmp/scratch{{n}}", "w").write("x" * 2**19)  # 512 KiB each (the file size limit is 1 MiB)
+        for n in range({files}):
+            open(f"/tmp/empty{{n}}", "w").close()
         os.chmod("locked", 0)
         subprocess.Popen(["/usr/bin/sleep", "60"], start_new_session=True)
         open("game.out", "w").write(repr(left))
@@ -182,9 +184,10 @@ def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path, scr
     (first, second) = _two_games(sandbox, tmp_path, bot)
     assert first[:2] == ("ok", "['game.in']") and second[:2] == ("ok", "['game.in']")
     assert second[2] is first[2]  # the same sandbox, emptied
-    # a bot that left little has its sandbox emptied with its next game's first move; one that
-    # left more than EMPTY_NOW, as its game ends (the kept sandboxes hold little memory)
-    assert first[4] == (scratch * 2**19 < EMPTY_NOW)
+    # a bot that left little has its sandbox emptied with its next game's first move; one that left
+    # more than a MiB (EMPTY_NOW) or 256 files (EMPTY_NOW_FILES), as its game ends (the kept
+    # sandboxes hold little memory, and emptying one takes no time from a move)
+    assert first[4] == later
     assert not [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == ["/usr/bin/sleep", "60"]]
 
 
