@@ -36,7 +36,7 @@ What is counted:
 
 The target (issue 11) is at most 1 ms of the arena's own CPU a game,
 sandboxed.  Measured on 2026-11-24 on an idle 2-core machine, three runs:
-0.94, 0.95 and 0.97 ms a game (1.43 moves), the bots' own 1.06 to 1.08 ms;
+0.96, 0.96 and 0.96 ms a game (1.43 moves), the bots' own 1.06 ms;
 with ``--no-sandbox`` 1.16 to 1.25 ms.  (Before this work: 1.94 ms.)
 Where it goes (per move, found with cProfile and per-section CPU clocks): in
 the sandbox's supervisor about 0.2 ms, of which starting and reaping the bot
@@ -161,11 +161,17 @@ class Run:
         return self.total - self.bots
 
 
-def median_run(folder: Path, bots: list[str], board_folder: Path, name: str, repeat: int, *options: str) -> dict:
-    runs = [Run(folder, bots, board_folder, f"{name}-{i}", *options) for i in range(repeat)]
-    first = runs[0]
-    return {"games": first.games, "moves": first.moves,
-            **{key: statistics.median(getattr(run, key) for run in runs) for key in ("total", "bots", "parent", "arena")}}
+def median_runs(folder: Path, bots: list[str], sizes: dict[str, Path], repeat: int, *options: str) -> dict:
+    """Each size played ``repeat`` times, the sizes taking turns (so that a slow drift of the
+    machine weighs on both alike); the median of each figure, per size."""
+    runs: dict[str, list[Run]] = {size: [] for size in sizes}
+    for i in range(repeat):
+        for size, board_folder in sizes.items():
+            runs[size].append(Run(folder, bots, board_folder, f"{size}-{i}", *options))
+    return {size: {"games": done[0].games, "moves": done[0].moves,
+                   **{key: statistics.median(getattr(run, key) for run in done)
+                      for key in ("total", "bots", "parent", "arena")}}
+            for size, done in runs.items()}
 
 
 def main() -> None:
@@ -189,8 +195,9 @@ def main() -> None:
         for label, options in modes:
             if args.only and label != args.only:
                 continue
-            s = median_run(folder, bots, small, f"{label}-small", args.repeat, *options)
-            g = median_run(folder, bots, large, f"{label}-large", args.repeat, *options)
+            medians = median_runs(folder, bots, {f"{label}-small": small, f"{label}-large": large}, args.repeat,
+                                  *options)
+            s, g = medians[f"{label}-small"], medians[f"{label}-large"]
             games, moves = g["games"] - s["games"], g["moves"] - s["moves"]
             per_game = {key: (g[key] - s[key]) / games * 1000 for key in ("total", "bots", "parent", "arena")}
             per_move = {key: (g[key] - s[key]) / moves * 1000 for key in ("total", "bots", "parent", "arena")}
