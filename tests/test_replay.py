@@ -298,6 +298,16 @@ def _page_keys(page: Any) -> list[list[str]]:
     return page.eval_on_selector_all(".grid", "gs => gs.map(g => [...g.querySelectorAll('.c')].map(c => c.dataset.k))")
 
 
+def test_report_pages_of_games_whose_ids_look_alike_are_distinct() -> None:
+    from arena.report import game_pages
+
+    ids = ["a|b", "a-b", "a--b", "a b", "a|b ", "board/1|x|y", "board-1|x|y"]
+    pages = game_pages([{"id": game_id} for game_id in ids])
+    assert len(set(pages.values())) == len(ids)
+    assert pages["a|b"] == "games/a--b.html" and pages["a--b"] == "games/a--b-2.html"
+    assert all(page.startswith("games/") and "/" not in page[len("games/"):] for page in pages.values())
+
+
 def test_report_in_a_real_browser(tournaments: dict[str, Path], tmp_path: Path) -> None:
     sync_playwright, chromium = _browser()
     shots = tmp_path / "screenshots"
