@@ -124,7 +124,7 @@ def ship(bot: Bot) -> Shipped:
 # ---------------------------------------------------------------- materialising (worker side)
 
 _bots: dict[tuple[str, Compilers, bool], Bot] = {}  # (Shipped.key, compilers, unsandboxed) -> the prepared bot
-_sandboxes: dict[int, Sandbox] = {}  # disk size -> this worker's sandbox
+_sandboxes: dict[tuple[int, bool], Sandbox] = {}  # (disk size, filter) -> this worker's sandbox
 _states: dict[tuple[str, str], Any] = {}  # (game, board sha256) -> the parsed initial state
 _games: ProcessPoolExecutor | None = None  # the process this worker process plays its games in
 _broken: Counter[str] = Counter()  # game id -> how often its game process died under it here
@@ -188,15 +188,16 @@ def _prepared(shipped: Shipped, compilers: Compilers, sandbox: Sandbox | None) -
 
 
 def _sandbox(client: Sandbox | None) -> Sandbox | None:
-    """This machine's own sandbox (its bwrap, uid, cgroups), with the client's disk size; None if the
-    client's tournament runs without one (--no-sandbox)."""
+    """This machine's own sandbox (its bwrap, uid, cgroups), with the client's disk size and system call
+    filter (or none, --no-seccomp); None if the client's tournament runs without one (--no-sandbox)."""
     from arena.sandbox import configure
 
     if client is None:
         return None
-    if client.disk not in _sandboxes:
-        _sandboxes[client.disk] = configure(disk=client.disk)
-    return _sandboxes[client.disk]
+    key = (client.disk, client.seccomp)
+    if key not in _sandboxes:
+        _sandboxes[key] = configure(disk=client.disk, filter_calls=client.seccomp)
+    return _sandboxes[key]
 
 
 def _initial_state(referee: Referee, board: Board) -> Any:

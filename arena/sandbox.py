@@ -40,6 +40,7 @@ import atexit
 import ctypes
 import dataclasses
 import errno
+import functools
 import json
 import multiprocessing.util
 import os
@@ -56,7 +57,7 @@ from typing import Any
 
 import msgspec
 
-from arena import supervisor
+from arena import seccomp, supervisor
 from arena.errors import ArenaError
 from arena.process import (
     CLOCK,
@@ -88,8 +89,10 @@ OVERHEAD = 64 * 2**20
 #: Bytes of a tmpfs taken by what is not the bot's files (folders leading to binds), and of a full
 #: one left unused (less than a block or two): within this, a folder counts as empty, or as full.
 DISK_SLACK = 2**16
-#: A sandbox kept for a next game whose bot left more than this many bytes, or files, in its folder
-#: or /tmp is emptied at once (else with the next game's first move, where it must take no time).
+#: A sandbox kept for a next game whose bot left more than this many bytes in its folder or /tmp is
+#: emptied at once (else with the next game's first move, where it must take no time); one whose bot
+#: left more than this many files is not kept (removing them one by one takes time: the kernel frees
+#: them all as the sandbox ends).
 EMPTY_NOW = 2**20
 EMPTY_NOW_FILES = 256
 #: Seconds a sandbox may take to start.
@@ -120,14 +123,17 @@ class Sandbox:
     disk: int = 16 * 2**20  # bytes of the bot's folder, and of its /tmp
     binds: tuple[str, ...] = ()  # host folders bound read-only at the same path
     extra_options: tuple[str, ...] = ()  # more bwrap options (tests use it to make the start fail)
+    seccomp: bool = True  # the system call filter of arena/seccomp.py (False: --no-seccomp)
 
     def describe(self) -> str:
         """One line: which sandbox and which accounting are in force."""
         who = f"uid {self.uid}" if self.uid is not None else f"the arena's uid {os.getuid()} in a user namespace"
         accounting = (f"cgroup {self.cgroups} (exact CPU, memory and process caps)" if self.cgroups
                       else "sampling /proc every 10 ms (no cgroup could be created)")
+        calls = (f"system call filter on ({len(seccomp.refused())} calls refused)" if self.seccomp
+                 else "NO system call filter (--no-seccomp): bots may use keyrings and new namespaces")
         return (f"sandbox: bubblewrap {self.version} ({self.origin}); bots run as {who}, no network, "
-                f"folder and /tmp capped at {self.disk // 2**20} MiB; accounting: {accounting}")
+                f"{calls}, folder and /tmp capped at {self.disk // 2**20} MiB; accounting: {accounting}")
 
 
 def find_bwrap() -> tuple[str, str, str]:
@@ -160,9 +166,13 @@ def _version(path: str) -> str | None:
     return words[-1] if words else None
 
 
-def configure(*, uid: int | None = None, disk: int = 16 * 2**20, cgroups: bool = True) -> Sandbox:
-    """Find bwrap, choose the uid and the accounting, and check that a
+def configure(*, uid: int | None = None, disk: int = 16 * 2**20, cgroups: bool = True,
+              filter_calls: bool = True) -> Sandbox:
+    """Find bwrap, choose the uid and the accounting, build the system call
+    filter (unless ``filter_calls`` is false: --no-seccomp), and check that a
     sandbox really starts here (a clear ``SandboxError`` if not)."""
+    if filter_calls:
+        seccomp.compiled()  # a SeccompError, with what to install, where it cannot be built
     path, origin, version = find_bwrap()
     root = os.geteuid() == 0
     if uid is not None and not root:
@@ -174,7 +184,7 @@ def configure(*, uid: int | None = None, disk: int = 16 * 2**20, cgroups: bool =
             raise SandboxError("--sandbox-uid 0 would run bots as root: choose an unprivileged uid")
     sandbox = Sandbox(
         bwrap=path, origin=origin, version=version, uid=uid if root else None, gid=uid if root else None,
-        cgroups=None, disk=disk, binds=tuple(_python_binds()),
+        cgroups=None, disk=disk, binds=tuple(_python_binds()), seccomp=filter_calls,
     )
     _probe(sandbox)
     if cgroups:
@@ -223,14 +233,20 @@ def _inside(path: str, folder: str) -> bool:
 
 def _probe(sandbox: Sandbox) -> None:
     """Start a sandbox running /bin/true; a clear error when namespaces are refused."""
-    command = [*_bwrap_command(sandbox, ()), "--", "/usr/bin/true"]
+    proc = _start_bwrap(sandbox, _bwrap_command(sandbox, ()), ["/usr/bin/true"], "a test sandbox",
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=START, check=False)
+        _, stderr = proc.communicate(timeout=START)
     except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
         raise SandboxError(f"a test sandbox did not start within {START:g} s") from None
     if proc.returncode == 0:
         return
-    problem = proc.stderr.strip() or f"bwrap exit status {proc.returncode}"
+    problem = stderr.decode(errors="replace").strip() or f"bwrap exit status {proc.returncode}"
+    if "seccomp" in problem.lower():
+        raise SandboxError(f"bots cannot be sandboxed here: {problem}.\nThe kernel refused the sandbox's system "
+                           "call filter (a kernel built without seccomp?); --no-seccomp runs bots without it.")
     raise SandboxError(
         f"bots cannot be sandboxed here: {problem}.\n"
         "The likely cause: the kernel refuses unprivileged user namespaces (sysctl "
@@ -272,8 +288,40 @@ def _bwrap_command(sandbox: Sandbox, programs: Sequence[str], writable: Sequence
     options += ["--proc", "/proc", "--dev", "/dev",
                 "--perms", "0755", "--dir", str(Path(HOME).parent),
                 "--size", str(sandbox.disk), "--perms", "0700", "--tmpfs", HOME,
+                # this IPC namespace's POSIX message queues, where the supervisor sees what a game left
+                "--mqueue", "/dev/mqueue",
+                # the rest of the new root is read-only: the folders bwrap made are the bot's own when there
+                # is a user namespace, and would be writable, unbounded and kept from game to game
+                # (/dev/shm among them: POSIX shared memory and named semaphores are not to be had)
+                "--remount-ro", "/dev", "--remount-ro", "/",
                 "--chdir", HOME, "--clearenv", *sandbox.extra_options]
     return options
+
+
+def _start_bwrap(sandbox: Sandbox, options: list[str], command: list[str], label: str,
+                 pass_fds: Sequence[int] = (), **popen: Any) -> subprocess.Popen:
+    """Start ``bwrap`` with ``options`` and ``command`` in a new session and a new, empty session keyring
+    of its own, killed if this process dies, with the system call filter handed over on a pipe."""
+    fds, filter_fd = list(pass_fds), None
+    if sandbox.seccomp:
+        program = seccomp.compiled()
+        filter_fd, writer = os.pipe2(os.O_CLOEXEC)
+        try:
+            os.write(writer, program)  # about 2 KiB: a pipe holds it without a reader
+        finally:
+            os.close(writer)
+        options = [*options, "--seccomp", str(filter_fd)]
+        fds.append(filter_fd)
+    try:
+        return subprocess.Popen([*options, "--", *command], start_new_session=True, pass_fds=fds,
+                                preexec_fn=_before_bwrap(_keyctl()),  # noqa: PLW1509 (once per sandbox)
+                                **popen)
+    except subprocess.SubprocessError as exc:  # the keyring call failed in the child
+        raise SandboxError(f"cannot start the sandbox of {label}: a new session keyring could not be made "
+                           f"for it ({exc}; too many keys for this user? see /proc/key-users)") from None
+    finally:
+        if filter_fd is not None:
+            os.close(filter_fd)
 
 
 # ---------------------------------------------------------------- cgroups
@@ -412,17 +460,30 @@ class Cgroup:
                     time.sleep(0.005)
 
 
-_prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here: the child of a fork must not load libraries
+_libc = ctypes.CDLL(None, use_errno=True)  # looked up here: the child of a fork must not load libraries
+_prctl, _syscall = _libc.prctl, _libc.syscall
 _PR_SET_PDEATHSIG = 1
+_KEYCTL_JOIN_SESSION_KEYRING = 1
 
 
-def _die_with_parent() -> None:
-    """In bwrap's process, before exec: be killed if the arena's process dies,
-    even before bwrap's own --die-with-parent is in place (only a prctl call:
-    safe between fork and exec)."""
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() == 1:
-        os._exit(1)
+@functools.cache
+def _keyctl() -> int | None:
+    return seccomp.keyctl_number()
+
+
+def _before_bwrap(keyctl: int | None):
+    """What bwrap's process does before exec (only system calls: safe between fork and exec)."""
+
+    def prepare() -> None:
+        # be killed if the arena's process dies, even before bwrap's own --die-with-parent is in place
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() == 1:
+            os._exit(1)
+        # a new, empty, anonymous session keyring: the arena's own (a login's keys) is not the bot's to see
+        if keyctl is not None and _syscall(keyctl, _KEYCTL_JOIN_SESSION_KEYRING, None) < 0:
+            raise OSError(ctypes.get_errno(), "keyctl(KEYCTL_JOIN_SESSION_KEYRING) failed")
+
+    return prepare
 
 
 def _field(text: str, name: str) -> int:
@@ -473,14 +534,11 @@ class Session:
         replies_r, replies_w = os.pipe2(os.O_CLOEXEC)
         config = json.dumps({"home": HOME, "uid": self.sandbox.uid, "gid": self.sandbox.gid,
                              "requests": requests_r, "replies": replies_w})
-        command = [*_bwrap_command(self.sandbox, self.programs, self.writable), "--",
-                   sys.executable, "-I", "-S", _SUPERVISOR, config]
         try:
-            self.proc = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                start_new_session=True, pass_fds=(requests_r, replies_w),
-                preexec_fn=_die_with_parent,  # noqa: PLW1509 (once per sandbox, not per move)
-            )
+            self.proc = _start_bwrap(
+                self.sandbox, _bwrap_command(self.sandbox, self.programs, self.writable),
+                [sys.executable, "-I", "-S", _SUPERVISOR, config], self.label, pass_fds=(requests_r, replies_w),
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         finally:
             os.close(requests_r)
             os.close(replies_w)
@@ -543,16 +601,22 @@ class Session:
         supervisor does so as part of the next game's first move, which saves
         a message each way (about 0.1 ms of the arena's CPU a game); if that
         fails, that move is played in a new sandbox.  A sandbox holding more
-        is emptied now, so that the kept ones hold little memory and emptying
-        one never takes time from a move."""
+        bytes is emptied now, so that the kept ones hold little memory and
+        emptying one never takes time from a move; one holding more files is
+        closed (the kernel frees a tmpfs whole, at once).  Either way, a game
+        that left an IPC object (System V or a POSIX message queue) has its
+        sandbox closed, not emptied: a new one has a new IPC namespace."""
         if self.proc is None:
             return False
-        if self.left[0] <= EMPTY_NOW and self.left[1] <= EMPTY_NOW_FILES:
+        if self.left[1] > EMPTY_NOW_FILES:  # removing them one by one would take time: the kernel frees them
+            self.close()
+            return False
+        if self.left[0] <= EMPTY_NOW:
             self.empty_first = True
             return True
         supervisor.send(self.requests, {"reset": True})
         reply, _ = self._await_reply(time.monotonic() + START)
-        if not reply or not reply.get("reset") or max(reply["disk"]) > DISK_SLACK:
+        if not reply or not reply.get("reset") or reply["ipc"] or max(reply["disk"]) > DISK_SLACK:
             self.close()
             return False
         self.left = (0, 0)

@@ -363,8 +363,8 @@ def main() -> None:
         settings.update(request.pop("settings", ()))
         if "empty_first" in request:  # a new game: emptied first, as part of its first move
             emptied = reset(home)
-            if max(emptied["disk"]) > request["empty_first"]:
-                send(replies, {"reset_failed": emptied["disk"]})
+            if emptied["ipc"] or max(emptied["disk"]) > request["empty_first"]:
+                send(replies, {"reset_failed": emptied["disk"], "ipc": emptied["ipc"]})
                 continue
         reply = play_move({**settings, **request}, home)
         # The sandbox's cgroup counts this process too: the arena takes its CPU over the move
@@ -375,11 +375,33 @@ def main() -> None:
 
 
 def reset(home: str) -> dict:
-    """Between two games: nothing left running, the folder and /tmp empty."""
+    """Between two games: nothing left running, the folder and /tmp empty; and
+    how many IPC objects the game left (if any, the arena does not use this
+    sandbox again: only a new IPC namespace is sure to hold nothing of them)."""
     _reap_everything()
-    for folder in (home, "/tmp"):
-        empty(folder)
-    return {"reset": True, **_disk(home)}
+    ipc = ipc_objects()
+    if not ipc:
+        for folder in (home, "/tmp"):
+            empty(folder)
+    return {"reset": True, "ipc": ipc, **_disk(home)}
+
+
+def ipc_objects() -> int:
+    """How many System V shared memory segments, semaphore sets and message
+    queues, and POSIX message queues, this sandbox's IPC namespace holds
+    (they outlive the processes that made them)."""
+    count = 0
+    for kind in ("shm", "sem", "msg"):
+        try:
+            with open(f"/proc/sysvipc/{kind}", "rb") as handle:
+                count += max(0, handle.read().count(b"\n") - 1)  # a header line, then one line each
+        except OSError:
+            pass
+    try:
+        count += len(os.listdir("/dev/mqueue"))
+    except OSError:
+        pass
+    return count
 
 
 def empty(folder: str) -> None:

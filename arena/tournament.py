@@ -61,7 +61,10 @@ class Tournament:
             "bots": [{"name": b.name, "path": str(b.path), "sha256": b.sha256} for b in self.bots],
             "boards": [{"name": b.name, "path": str(b.path), "sha256": b.sha256} for b, _ in self.boards],
             "limits": asdict(self.limits),
-            "sandbox": {"disk": self.sandbox.disk} if self.sandbox else None,
+            # (the system call filter is named only when it is off: a tournament begun without it
+            # before there was one resumes with it)
+            "sandbox": ({"disk": self.sandbox.disk, **({} if self.sandbox.seccomp else {"seccomp": False})}
+                        if self.sandbox else None),
             **({"compilers": self.compilers} if self.compilers else {}),
         }
 

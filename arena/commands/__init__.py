@@ -61,7 +61,7 @@ def positive_float(text: str) -> float:
 
 
 def add_bot_options(parser: argparse.ArgumentParser) -> None:
-    """--no-sandbox, --sandbox-uid, --disk, --cc, --cflags, --cxx, --cxxflags."""
+    """--no-sandbox, --sandbox-uid, --no-seccomp, --disk, --cc, --cflags, --cxx, --cxxflags."""
     sandboxing = parser.add_argument_group(
         "sandbox", "Every bot runs in a bubblewrap sandbox: it sees only its own folder and program, the system's "
         "files and the arena's Python packages (read-only), no other process, no network.")
@@ -70,6 +70,11 @@ def add_bot_options(parser: argparse.ArgumentParser) -> None:
                             "a hostile bot can then read its opponents, forge the results or stop the arena)")
     sandboxing.add_argument("--sandbox-uid", type=int, metavar="UID",
                             help="when the arena runs as root, the unprivileged uid bots run as (default 65534)")
+    sandboxing.add_argument("--no-seccomp", action="store_true",
+                            help="do not filter the system calls of sandboxed bots and compilers (by default "
+                            "keyrings, new namespaces, mounts, ptrace, bpf, io_uring and a few more are refused: "
+                            "see the README); only where the filter cannot be built, and said in the run's "
+                            "first lines")
     sandboxing.add_argument("--disk", type=positive_int, default=16, metavar="MIB",
                             help="size of a bot's folder, and of its private /tmp, in MiB (default 16)")
     compiling = parser.add_argument_group(
@@ -93,7 +98,7 @@ def prepare_from_options(args: argparse.Namespace, results: Path) -> tuple[list,
         print("arena: sandbox: none (--no-sandbox): bots run as plain processes of uid "
               f"{os.getuid()}; trust them", file=sys.stderr)
     else:
-        sandbox = configure(uid=args.sandbox_uid, disk=args.disk * 2**20)
+        sandbox = configure(uid=args.sandbox_uid, disk=args.disk * 2**20, filter_calls=not args.no_seccomp)
         print(f"arena: {sandbox.describe()}", file=sys.stderr)
     compilers = Compilers.from_environment(cc=args.cc, cxx=args.cxx, cflags=args.cflags, cxxflags=args.cxxflags)
     bots, excluded = prepare_bots(args.bots, results / COPIES, log=lambda text: print(f"arena: {text}", file=sys.stderr),
