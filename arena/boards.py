@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.text import check_name
 from generator import GeneratedBoard
 from referees.base import BadInput, Referee
 
@@ -29,12 +30,18 @@ class Board:
     @functools.cached_property
     def name(self) -> str:
         """A short name for tables: ``group3/board2``."""
-        return f"{self.path.parent.name}/{self.path.stem}"
+        return board_name(self.path)
+
+
+def board_name(path: Path) -> str:
+    """A board file's name in tables and game ids: its folder's name and its stem."""
+    return f"{path.parent.name}/{path.stem}"
 
 
 def find_boards(paths: list[str], *, recursive: bool = False) -> list[Path]:
     """Board files named directly or lying in the given folders (``*.in``;
-    with ``recursive``, in their subfolders too)."""
+    with ``recursive``, in their subfolders too).  Their names must be plain
+    text (``arena.text.check_name``): a tournament starts only with such boards."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
@@ -48,6 +55,8 @@ def find_boards(paths: list[str], *, recursive: bool = False) -> list[Path]:
             found.append(path)
         else:
             raise ArenaError(f"board {raw!r} does not exist")
+    for path in found:
+        check_name(board_name(path), str(path), "board", separators="\\")
     return found
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.text import check_name
 
 #: Source suffixes and the language they are.
 LANGUAGES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++"}
@@ -326,10 +327,12 @@ def _is_candidate(path: Path, log: Callable[[str], None]) -> bool:
 
 
 def _check_names(paths: list[Path]) -> None:
-    """Two bots may not share a name: tables and game ids use it."""
+    """A bot's name is shown in tables, logs and pages, and names its games: it
+    must be plain text (``arena.text.check_name``), and two bots may not share it."""
     first: dict[str, Path] = {}
     for path in paths:
         name = path.stem if path.is_file() else path.name
+        check_name(name, str(path), "bot" if path.is_file() else "bot folder")
         other = first.setdefault(name, path)
         if other is path:
             continue

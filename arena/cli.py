@@ -19,6 +19,7 @@ from importlib import import_module
 import arena
 from arena.commands import COMMANDS
 from arena.errors import ArenaError
+from arena.text import display
 from referees.base import BadInput
 
 EXIT_BAD_INPUT = 2
@@ -48,7 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
         return status
     except (ArenaError, BadInput) as exc:
-        print(f"arena: error: {exc}", file=sys.stderr)
+        # (a message quotes what it names with repr; the net escapes whatever control is left)
+        print(f"arena: error: {display(str(exc), multiline=True, backslash=False)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)

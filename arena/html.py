@@ -5,16 +5,21 @@ a page opens from the file system and can be mailed around.
 The page carries the replay's frames as JSON; a small script draws the grids
 of the current step (the drawing itself is decided by the game's view) and
 handles the step buttons, the slider, the arrow keys and autoplay.
+
+What a bot printed is shown as the terminal shows it (``arena.text.display``:
+a bidi override or an escape sequence as a visible escape, not reordering or
+hiding the text after it), and the JSON cannot end its element
+(``arena.text.json_for_html``).
 """
 
 from __future__ import annotations
 
 import html
-import json
 from typing import Any
 
 import referees
 from arena.replay import Replay, outcome_text
+from arena.text import display, json_for_html
 from arena.views import SEAT_COLOURS
 
 STYLE = """
@@ -160,12 +165,13 @@ SCRIPT = """
     $('fault').textContent = m && m.message ? m.verdict + ': ' + m.message : '';
     const out = $('output');
     out.replaceChildren();
-    if (m) for (const [name, text] of [['game.out', m.output], ['stdout', m.stdout], ['stderr', m.stderr]]) {
+    if (m) for (const [name, key] of [['game.out', 'output'], ['stdout', 'stdout'], ['stderr', 'stderr']]) {
+      const text = m[key];
       if (!text) continue;
       const d = document.createElement('details');
       if (name !== 'game.out' || m.verdict !== 'ok') d.open = true;
       const s = document.createElement('summary');
-      s.textContent = name + ' (' + text.length + ' characters)';
+      s.textContent = name + ' (' + (m.sizes[key] ?? text.length) + ' characters)';
       const pre = document.createElement('pre');
       pre.textContent = text;
       d.append(s, pre);
@@ -215,18 +221,18 @@ def page(title: str, body: str, *, extra_style: str = "", script: str = "") -> s
 def seat_chips(seats: list[str]) -> str:
     """The bots of a game, each in its seat's colour (one seat: plain)."""
     if len(seats) == 1:
-        return f"<b>{html.escape(seats[0])}</b>"
-    return " vs ".join(f'<span class="chip" style="background:{SEAT_COLOURS[i]}">{html.escape(name)}</span>'
+        return f"<b>{html.escape(display(seats[0]))}</b>"
+    return " vs ".join(f'<span class="chip" style="background:{SEAT_COLOURS[i]}">{html.escape(display(name))}</span>'
                        for i, name in enumerate(seats))
 
 
 def replay_page(game: Replay, *, legend: str = "", back: str | None = None) -> str:
     """The replay of one game as a self-contained page."""
     record = game.record
-    data = json.dumps(_replay_data(game), separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    data = json_for_html(_replay_data(game))  # no '<', '>' or '&': nothing a bot printed can end the element
     back_link = f' · <a href="{html.escape(back)}">back to the report</a>' if back else ""
     body = f"""
-<header><h1>{html.escape(record['id'])}</h1>
+<header><h1>{html.escape(display(record['id']))}</h1>
 <div class="sub">{html.escape(record['game'])} · {seat_chips(record['seats'])} ·
 {html.escape(outcome_text(record))}{back_link}</div></header>
 <main>
@@ -250,7 +256,7 @@ def replay_page(game: Replay, *, legend: str = "", back: str | None = None) -> s
 </div>
 </main>"""
     script = f'<script id="replay-data" type="application/json">{data}</script><script>{SCRIPT}</script>'
-    return page(f"{record['id']} – arena replay", body, extra_style=REPLAY_STYLE, script=script)
+    return page(f"{display(record['id'])} – arena replay", body, extra_style=REPLAY_STYLE, script=script)
 
 
 def _replay_data(game: Replay) -> dict[str, Any]:
@@ -262,7 +268,7 @@ def _replay_data(game: Replay) -> dict[str, Any]:
         data = step.frame.to_json()
         if step.entry is not None:
             if step.first:
-                moves.append({"number": step.number, "bot": step.bot, **_entry_fields(step.entry)})
+                moves.append({"number": step.number, "bot": display(step.bot or "?"), **_entry_fields(step.entry)})
             data["move"] = len(moves) - 1
         grids = data["grids"]
         data["grids"] = [_delta(g, previous[j] if j < len(previous) else None) for j, g in enumerate(grids)]
@@ -273,8 +279,16 @@ def _replay_data(game: Replay) -> dict[str, Any]:
 
 
 def _entry_fields(entry: dict[str, Any]) -> dict[str, Any]:
-    keep = ("seat", "verdict", "cpu", "wall", "wait", "output", "message", "stdout", "stderr", "exit_code")
-    return {key: entry[key] for key in keep if entry.get(key) is not None}
+    """What the page shows of an invocation: what the bot wrote as display text
+    (its lines and tabs kept), with the length of what it wrote (``sizes``)."""
+    keep = ("seat", "verdict", "cpu", "wall", "wait", "exit_code")
+    fields = {key: entry[key] for key in keep if entry.get(key) is not None}
+    if entry.get("message"):  # (the arena's words, quoting the bot with repr: nothing is escaped twice)
+        fields["message"] = display(entry["message"], backslash=False)
+    written = {key: entry[key] for key in ("output", "stdout", "stderr") if entry.get(key) is not None}
+    fields.update({key: display(text, multiline=True) for key, text in written.items()})
+    fields["sizes"] = {key: len(text) for key, text in written.items()}
+    return fields
 
 
 def _delta(grid: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:

@@ -164,8 +164,8 @@ def _keep(folder: Path, files: dict[str, str], inv: Invocation) -> None:
 
 
 def _printed(entry: dict[str, Any]) -> str:
-    """What a bot printed, for the log."""
-    return "".join(f"\n  {stream}: {entry[stream]!r}" for stream in ("stdout", "stderr") if entry.get(stream))
+    """What a bot printed, for the log: quoted (``repr``), on the move's own line."""
+    return "".join(f"; {stream}: {entry[stream]!r}" for stream in ("stdout", "stderr") if entry.get(stream))
 
 
 def _clip(text: str | None) -> str | None:

@@ -17,6 +17,7 @@ from arena import views
 from arena.boards import Board, load_board
 from arena.errors import ArenaError
 from arena.store import Store
+from arena.text import display
 from arena.views import Frame
 from referees.base import BadOutput, IllegalMove, Referee
 
@@ -176,24 +177,33 @@ def get_referee(name: str) -> Referee:
 
 
 # ---------------------------------------------------------------- text
+# What a bot printed and the names it was given are shown with ``display``: every control
+# character as a visible escape.  A line the arena composed from quoted parts (a referee's
+# message quotes the bot's output with repr) gets the last net (``_net``), which escapes
+# what is left without doubling its backslashes.
+def _net(text: str, *, multiline: bool = False) -> str:
+    return display(text, multiline=multiline, backslash=False)
+
+
 def describe_entry(entry: dict[str, Any], bot: str) -> str:
     """One line: who moved, the verdict, the CPU time."""
     waited = f" ({entry['wait']:.3f} s of it waiting for a core)" if entry.get("wait") else ""
-    return (f"{bot} (seat {entry['seat'] + 1}): {entry['verdict']}, cpu {entry['cpu']:.3f} s, "
+    return (f"{display(bot)} (seat {entry['seat'] + 1}): {display(entry['verdict'])}, cpu {entry['cpu']:.3f} s, "
             f"wall {entry['wall']:.3f} s{waited}")
 
 
 def entry_details(entry: dict[str, Any]) -> list[str]:
-    """The fault message and what the bot printed, as lines to show."""
+    """The fault message and what the bot printed, as lines to show (each line
+    display text: tabs kept, every other control character escaped)."""
     lines = []
     if entry.get("message"):
-        lines.append(f"  fault: {entry['message']}")
+        lines.append(f"  fault: {_net(entry['message'])}")
     if entry["verdict"] != "ok" and entry.get("exit_code") is not None:
         lines.append(f"  exit code: {entry['exit_code']}")
     for stream in ("stdout", "stderr"):
         if entry.get(stream):
             lines.append(f"  {stream}:")
-            lines += [f"  | {line}" for line in entry[stream].rstrip("\n").split("\n")]
+            lines += [f"  | {display(line, multiline=True)}" for line in entry[stream].rstrip("\n").split("\n")]
     return lines
 
 
@@ -202,20 +212,25 @@ def step_text(step: Step, plan: bool = False) -> str:
     board, then the fault message and what the bot printed (once per invocation).
     Steps of a one-shot game's ``plan`` are named by their label alone."""
     head = "== start: " if not step.number else "== " if plan else f"== move {step.number}: "
-    lines = [head + step.frame.label]
+    lines = [head + _net(step.frame.label)]
     if step.entry is not None and step.first:
         lines.append("  " + describe_entry(step.entry, step.bot or "?"))
-    lines += [f"  {note}" for note in step.frame.notes]
-    lines.append(step.frame.text.rstrip("\n"))
+    lines += [f"  {_net(note)}" for note in step.frame.notes]
+    lines.append(_net(step.frame.text.rstrip("\n"), multiline=True))
     if step.entry is not None and step.first:
         lines += entry_details(step.entry)
     return "\n".join(lines)
 
 
+def game_heading(record: dict[str, Any], verb: str = "game") -> str:
+    """The first line of a replay or a rerun: the game's id, its game and its bots."""
+    return f"{verb} {display(record['id'])} ({display(record['game'])}): " + " vs ".join(map(display, record["seats"]))
+
+
 def game_text(game: Replay) -> str:
     """A whole replay for the terminal, ending with the outcome."""
     record = game.record
-    parts = [f"game {record['id']} ({record['game']}): " + " vs ".join(record["seats"])]
+    parts = [game_heading(record)]
     plan = get_referee(record["game"]).protocol == "one-shot"
     parts += [step_text(step, plan) for step in game.steps]
     parts.append(f"== result: {outcome_text(record)}")
@@ -223,10 +238,11 @@ def game_text(game: Replay) -> str:
 
 
 def outcome_text(record: dict[str, Any]) -> str:
-    """The outcome in words: winner or score, and the reason."""
+    """The outcome in words: winner or score, and the reason (display text)."""
     outcome = record["outcome"]
+    reason = _net(outcome["reason"])
     if outcome.get("score") is not None or len(record["seats"]) == 1:
-        return f"score {outcome.get('score')}: {outcome['reason']}"
+        return f"score {outcome.get('score')}: {reason}"
     if outcome["winner"] is None:
-        return f"draw: {outcome['reason']}"
-    return f"{record['seats'][outcome['winner']]} wins: {outcome['reason']}"
+        return f"draw: {reason}"
+    return f"{display(record['seats'][outcome['winner']])} wins: {reason}"

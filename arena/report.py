@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from arena import replay, tables, views
 from arena.html import page, replay_page
 from arena.store import Store
+from arena.text import display
 
 Link = Callable[[int, int, Any], str | None]
 
@@ -108,7 +109,7 @@ def build(store: Store, out: Path, *, progress: Callable[[str], None] = lambda t
         faults += _fault_rows(record, page)
         cpu.add(record, page)
         tally.add(record)
-        progress(f"[{number}/{total}] {record['id']}")
+        progress(f"[{number}/{total}] {display(record['id'])}")
     if config["players"] == 2:
         (out / "pairs").mkdir(exist_ok=True)
         for (a, b), played in pairs(games).items():

@@ -23,6 +23,7 @@ from tabulate import tabulate
 
 from arena import stats
 from arena.store import Summary
+from arena.text import csv_cell, display
 
 #: Formats of machine-readable tables, besides tabulate's.
 DATA_FORMATS = ("csv", "json")
@@ -64,14 +65,25 @@ def _expected_games(config: dict[str, Any]) -> int:
 
 
 def _format(rows: list[list[Any]], headers: list[str], fmt: str) -> str:
-    """A table as text: any tabulate format, or ``csv`` / ``json`` (DATA_FORMATS)."""
+    """A table as text: any tabulate format, or ``csv`` / ``json`` (DATA_FORMATS).
+
+    JSON is data (names exact; ``arena.text.json_for_terminal`` prints it).  CSV
+    cells are neutralised for spreadsheets (``arena.text.csv_cell``); the text
+    formats show every cell as display text (bot and board names are untrusted)."""
     if fmt == "json":
         return json.dumps({"headers": headers, "rows": [[_value(cell) for cell in row] for row in rows]})
     if fmt == "csv":
         out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows([headers, *rows])
+        csv.writer(out, lineterminator="\n").writerows([[csv_cell(cell) for cell in row]
+                                                        for row in [headers, *rows]])
         return out.getvalue().rstrip("\n")
-    return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
+    return tabulate([[_shown(cell) for cell in row] for row in rows], headers=[_shown(h) for h in headers],
+                    tablefmt=fmt, disable_numparse=True)
+
+
+def _shown(cell: Any) -> Any:
+    """A cell of a text table: text as one line of display text, numbers as they are."""
+    return display(cell) if isinstance(cell, str) else cell
 
 
 def table_text(table: dict[str, Any], fmt: str) -> str:
@@ -500,7 +512,8 @@ def match_line(counts: list[int], sprt: stats.Sprt | None, result: str) -> str:
 
 
 def verdict(result: str, a: str, b: str) -> str:
-    """The sentence under the last line of a match."""
+    """The sentence under the last line of a match (names as display text)."""
+    a, b = display(a), display(b)
     return {
         "H1": f"H1 accepted: {a} is stronger than {b}",
         "H0": f"H0 accepted: {a} is not stronger than {b}",
@@ -531,7 +544,10 @@ def render_match(config: dict[str, Any], records: Iterable[Record], fmt: str = "
         pairs.add(record)
     counts = pairs.counts
     result = match_result(counts, sprt) or "undecided"
-    parts = [f"{config['game']} match: {a} against {b}, {sum(counts)} pairs of games (figures for {a})",
+    shown_a, shown_b = display(a), display(b)
+    heading = (f"{config['game']} match: {shown_a} against {shown_b}, {sum(counts)} pairs of games "
+               f"(figures for {shown_a})")
+    parts = [heading,
              match_line(counts, sprt, result), verdict(result, a, b),
              "Standings", tally.standings(fmt), CROSSTABLE_TITLE, tally.crosstable(fmt)]
     return "\n\n".join(parts) + "\n"

@@ -15,6 +15,7 @@ from arena.match import GameSpec, play
 from arena.process import Limits
 from arena.replay import outcome_text
 from arena.sandbox import sandboxed_compiler
+from arena.text import display
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -46,18 +47,19 @@ def main(args: argparse.Namespace) -> int:
     args.bots = [_source(entries[name], copies) for name in dict.fromkeys(record["seats"])]
     bots, excluded, sandbox, compilers = prepare_from_options(args, store.folder.parent)
     if excluded:
-        raise ArenaError(f"bot {str(excluded[0].path)!r} cannot run now: {excluded[0].reason}")
+        raise ArenaError(f"bot {str(excluded[0].path)!r} cannot run now: "
+                         f"{display(excluded[0].reason, multiline=True)}")
     compile = sandboxed_compiler(sandbox) if sandbox else None
     by_name = {bot.name: _as_recorded(bot, entries[bot.name], copies, compilers, compile) for bot in bots}
     stepper = replay.Stepper(referee, initial, record)
-    print(f"rerun of {record['id']} ({record['game']}): " + " vs ".join(record["seats"]))
+    print(replay.game_heading(record, "rerun of"))
     print("\n" + replay.step_text(stepper.start()), flush=True)
     seats = tuple(by_name[name] for name in record["seats"])
     again = play(referee, GameSpec(board, seats), initial, Limits(**config["limits"]), sandbox=sandbox,
                  keep=Path(args.keep) if args.keep else None, on_move=lambda entry: _show(stepper, entry))
     print(f"\n== result now: {outcome_text(again)}\n== result then: {outcome_text(record)}")
     if args.keep:
-        print(f"each move's files are in {args.keep}/seatN-BOT/moveK/")
+        print(f"each move's files are in {display(args.keep)}/seatN-BOT/moveK/")
     return 0
 
 
@@ -68,7 +70,8 @@ def _source(entry: dict[str, Any], copies: Path) -> str:
     if path.exists():
         return str(path)
     if copy.exists():
-        print(f"arena: bot {entry['name']!r} ({path}) is gone: playing the tournament's copy ({copy})",
+        print(f"arena: bot {entry['name']!r} ({display(str(path))}) is gone: playing the tournament's copy "
+              f"({display(str(copy))})",
               file=sys.stderr)
         return str(copy)
     raise ArenaError(f"bot {str(path)!r} of the tournament does not exist any more, nor its copy {str(copy)!r}")
@@ -88,10 +91,10 @@ def _as_recorded(bot: Bot, entry: dict[str, Any], copies: Path, compilers: Compi
     copy = prepare_bot(recorded.absolute(), copies, compilers=compilers, compile=compile) \
         if recorded.is_file() else None
     if isinstance(copy, Bot) and copy.sha256 == entry["sha256"]:
-        print(f"arena: bot {bot.name!r} ({entry['path']}) changed since the tournament: playing the "
-              f"tournament's copy ({recorded})", file=sys.stderr)
+        print(f"arena: bot {bot.name!r} ({display(entry['path'])}) changed since the tournament: playing the "
+              f"tournament's copy ({display(str(recorded))})", file=sys.stderr)
         return copy
-    print(f"arena: NOTE: bot {bot.name!r} ({entry['path']}) changed since the tournament (sha256 "
+    print(f"arena: NOTE: bot {bot.name!r} ({display(entry['path'])}) changed since the tournament (sha256 "
           f"{entry['sha256'][:12]}... then, {bot.sha256[:12]}... now) and its copy is gone: playing it as it "
           "is now", file=sys.stderr)
     return bot

@@ -24,6 +24,7 @@ from arena.commands import add_bot_options, get_referee, positive_float, positiv
 from arena.errors import ArenaError
 from arena.process import Limits
 from arena.store import LOG, Store
+from arena.text import SafeFormatter, display
 
 log = logging.getLogger("arena")
 
@@ -103,7 +104,7 @@ def tournament_of(args: argparse.Namespace, referee: referees.Referee,
     check_limits(args.cpu or referee.cpu_limit, args.wall, args.memory)
     bots, excluded, sandbox, compilers = prepare_from_options(args, Path(args.results))
     for bad in excluded:
-        print(f"arena: bot {str(bad.path)!r} is excluded: {bad.reason}", file=sys.stderr)
+        print(f"arena: bot {str(bad.path)!r} is excluded: {display(bad.reason, multiline=True)}", file=sys.stderr)
     if len(bots) < referee.players:
         raise ArenaError(f"{referee.name} is a {referee.players}-player game: it needs at least "
                          f"{referee.players} bots, got {len(bots)}")
@@ -214,10 +215,10 @@ def _setup_logging(path: Path) -> None:
         handler.close()
     console = logging.StreamHandler(sys.stderr)
     console.setLevel(logging.INFO)
-    console.setFormatter(logging.Formatter("%(message)s"))
+    console.setFormatter(SafeFormatter("%(message)s"))  # every line one line of text
     file = logging.FileHandler(path, encoding="utf-8")
     file.setLevel(logging.DEBUG)
-    file.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"))
+    file.setFormatter(SafeFormatter("%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"))
     root.addHandler(_Console("arena-console", sub_handler=console))
     root.addHandler(file)
     root.propagate = False

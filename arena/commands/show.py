@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from tabulate import tabulate_formats
 
 from arena import tables
 from arena.commands import open_results
 from arena.errors import ArenaError
+from arena.text import display, json_for_terminal
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -44,10 +44,10 @@ def main(args: argparse.Namespace) -> int:
             raise ArenaError(f"no table {args.table!r} for {config['game']}; the tables are: {', '.join(chosen)}")
         chosen = {args.table: chosen[args.table]}
     if args.format == "json":
-        print(json.dumps({**data, "tables": chosen}, indent=2, ensure_ascii=False))
+        print(json_for_terminal({**data, "tables": chosen}))  # exact data, no control character printed
     elif args.format == "csv":
         parts = [tables.table_text(table, "csv") for table in chosen.values()]
-        titled = [f"# {table['title']}\n{text}" for table, text in zip(chosen.values(), parts)]
+        titled = [f"# {display(table['title'])}\n{text}" for table, text in zip(chosen.values(), parts)]
         print(parts[0] if args.table else "\n\n".join(titled))
     else:
         print(tables.table_text(next(iter(chosen.values())), args.format))
