@@ -9,6 +9,7 @@ import referees
 from arena.boards import read_extras
 from arena.commands import get_referee, read_text
 from arena.errors import ArenaError
+from arena.text import display
 from referees.base import BadInput
 
 #: Other names of a judge: the crossword problem's own judge is the solo (PVE) game's.
@@ -62,7 +63,7 @@ def main(args: argparse.Namespace) -> int:
     extras = read_extras(referee, folder)
     try:
         for line in referee.judge(texts, extras):
-            print(line, flush=True)
+            print(display(line, backslash=False), flush=True)  # (a line quotes the output judged with repr)
     except BadInput as exc:
         # A referee names the input by its judge_inputs name (or a file kept beside the
         # board); show the path.
