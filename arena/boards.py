@@ -56,7 +56,7 @@ def find_boards(paths: list[str], *, recursive: bool = False) -> list[Path]:
         else:
             raise ArenaError(f"board {raw!r} does not exist")
     for path in found:
-        check_name(board_name(path), str(path), "board", separators="\\")
+        check_name(board_name(path), str(path), "board file", separators="\\")
     return found
 
 

@@ -331,8 +331,9 @@ def _check_names(paths: list[Path]) -> None:
     must be plain text (``arena.text.check_name``), and two bots may not share it."""
     first: dict[str, Path] = {}
     for path in paths:
-        name = path.stem if path.is_file() else path.name
-        check_name(name, str(path), "bot" if path.is_file() else "bot folder")
+        whole = path.absolute()  # (the name prepare_bot gives it: '.' is the folder's own name)
+        name = whole.stem if path.is_file() else whole.name
+        check_name(name, str(path), "bot file" if path.is_file() else "bot folder")
         other = first.setdefault(name, path)
         if other is path:
             continue

@@ -173,7 +173,7 @@ def name_problem(name: str, separators: str = SEPARATORS) -> str | None:
     return None
 
 
-def check_name(name: str, path: str, what: str = "bot", *, separators: str = SEPARATORS) -> None:
+def check_name(name: str, path: str, what: str = "bot file", *, separators: str = SEPARATORS) -> None:
     """Refuse a bot's or board's name that could forge a line or an escape
     sequence, with an ``ArenaError`` that shows the name escaped and says which
     file it comes from and what a name may hold.  (A board's name,
@@ -181,7 +181,7 @@ def check_name(name: str, path: str, what: str = "bot", *, separators: str = SEP
     problem = name_problem(name, separators)
     if problem is None:
         return
-    raise ArenaError(f"{what} file '{display(path)}': its name '{display(name)}' {problem}; rename it "
+    raise ArenaError(f"{what} '{display(path)}': its name '{display(name)}' {problem}; rename it "
                      "(a name is shown in tables and logs: letters, digits, spaces, '-', '_', '.', ...)")
 
 

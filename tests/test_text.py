@@ -190,7 +190,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
              Path(shutil.copy(ROOT / "bots/random.py", bots / f"{FORMULA_BOT}.py")),
              Path(shutil.copy(ROOT / "bots/random.py", bots / "random.py"))]
     run = _arena("run", "--bots", *map(str, paths), "--boards", str(BOARD), "--name", "hostile", "--results",
-                 str(base / "results"), "--jobs", "2", cwd=base)
+                 str(base / "results"), "--jobs", "2", "--cpu", "5", cwd=base)  # (no timeout on a busy machine)
     assert run.returncode == 0, run.stderr
     folder = base / "results" / "hostile"
     return {"base": base, "folder": folder, "run": run, "records": Store.open_existing(folder).records()}
@@ -317,7 +317,8 @@ def test_show_csv_neutralises_formulas_and_keeps_numbers(hostile: dict) -> None:
 
 
 @pytest.mark.parametrize(("name", "shown"), [("evil\nname", "evil\\nname"), ("esc\x1b[31mred", "esc\\x1b[31mred"),
-                                             ("back\\slash", "back\\\\slash"), ("rtl\u202eyp", "rtl\\u202eyp")])
+                                             ("back\\slash", "back\\\\slash"), ("rtl\u202eyp", "rtl\\u202eyp"),
+                                             ("not-utf8\udcff", "not-utf8\\udcff")])
 def test_bot_names_that_could_forge_a_line_are_refused(tmp_path: Path, name: str, shown: str) -> None:
     bad = Path(shutil.copy(ROOT / "bots/random.py", tmp_path / f"{name}.py"))
     run = _arena("run", "--bots", str(bad), str(ROOT / "bots/random.py"), "--boards", str(BOARD),
