@@ -119,6 +119,10 @@ def compiled() -> bytes:
     try:
         native = sc.system_arch()
         filter_ = sc.SyscallFilter(sc.ALLOW)
+        try:  # a binary tree of the call numbers rather than a list: fewer instructions for every call
+            filter_.set_attr(sc.Attr.CTL_OPTIMIZE, 2)
+        except (AttributeError, OSError):
+            pass  # libseccomp before 2.5: the list
         for rule in DENIED:
             for call in rule.calls:
                 try:
