@@ -31,6 +31,11 @@ _NAMESPACES = {  # the clone flags that make a new namespace (CLONE_NEWTIME can 
     "CLONE_NEWIPC": 0x08000000, "CLONE_NEWUSER": 0x10000000, "CLONE_NEWPID": 0x20000000,
     "CLONE_NEWNET": 0x40000000,
 }
+#: Calls added since Linux 5.1 have one number on every architecture: an older libseccomp that does
+#: not know their names still gets them refused (else clone3 would slip past the clone rule).
+_UNIFIED = {"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428,
+            "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "clone3": 435,
+            "mount_setattr": 442}
 _TIOCSTI, _TIOCLINUX = 0x5412, 0x541C
 #: The personality bits a program may set: PER_LINUX32 and UNAME26 (Docker allows these values too).
 #: Any other bit (ADDR_NO_RANDOMIZE among them) is refused, and so is 0xffffffff, which only asks which
@@ -125,12 +130,9 @@ def compiled() -> bytes:
             pass  # libseccomp before 2.5: the list
         for rule in DENIED:
             for call in rule.calls:
-                try:
-                    number = sc.resolve_syscall(native, call)
-                except (ValueError, OSError):
+                number = _number(sc, native, call)
+                if number is None:
                     continue  # a call this architecture does not have
-                if isinstance(number, int) and number < 0:
-                    continue
                 for args in _conditions(sc, rule):
                     filter_.add_rule(sc.ERRNO(rule.error), number, *args)
         with tempfile.TemporaryFile() as handle:
@@ -140,6 +142,14 @@ def compiled() -> bytes:
     except OSError as exc:
         raise SeccompError(f"cannot build the sandbox's system call filter on this machine: {exc}; run with "
                            "--no-seccomp to do without it") from None
+
+
+def _number(sc, arch: int, call: str) -> int | None:
+    try:
+        number = sc.resolve_syscall(arch, call)
+    except (ValueError, OSError):
+        number = -1
+    return number if isinstance(number, int) and number >= 0 else _UNIFIED.get(call)
 
 
 def _conditions(sc, rule: Rule) -> list[tuple]:
