@@ -234,7 +234,7 @@ def test_replay_shows_the_escapes_not_the_effects(hostile: dict) -> None:
 
 
 def test_rerun_shows_the_escapes_not_the_effects(hostile: dict) -> None:
-    record = _game(hostile, "random", "evil")
+    record = _game(hostile, "evil", "random")  # (evil moves first: it always prints)
     again = _arena("rerun", str(hostile["folder"]), record["id"], cwd=hostile["base"])
     assert again.returncode == 0, again.stderr
     assert "== result now: " in again.stdout and "\\x1b]0;pwned\\x07" in again.stdout
