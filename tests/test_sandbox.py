@@ -17,7 +17,7 @@ import psutil
 import pytest
 
 from arena.process import Limits
-from arena.sandbox import NOBODY, Session, configure
+from arena.sandbox import FIRST_UID, UIDS, Session, configure
 
 REPO = Path(__file__).resolve().parent.parent
 ATTACKS = Path(__file__).resolve().parent / "attackbots"
@@ -87,7 +87,7 @@ def test_a_bot_can_reach_nothing_outside_its_sandbox(sandbox, tmp_path):
     assert max(found["pids"]) < 10, found["pids"]  # its own PID namespace: the supervisor is 1
     assert found["caps"] == ["0000000000000000"] and found["no_new_privs"] == ["1"]
     if os.geteuid() == 0:
-        assert found["uid"] == NOBODY
+        assert FIRST_UID <= found["uid"] < FIRST_UID + UIDS
     assert psutil.Process().status() != psutil.STATUS_STOPPED
     assert not cgroups_left()
 

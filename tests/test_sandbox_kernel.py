@@ -228,3 +228,21 @@ def test_every_call_of_the_filter_is_a_real_call():
 
     unknown = [call for call in seccomp.refused() if seccomp._number(pyseccomp, pyseccomp.Arch.X86_64, call) is None]
     assert unknown == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="as an ordinary user every sandbox is the arena's uid")
+def test_two_sandboxes_at_once_run_as_two_uids(sandbox):
+    """Per-uid kernel counts (pipe buffers, inotify instances, message queue bytes) are no channel
+    between two bots playing at the same moment: each sandbox has a uid of its own while it lives."""
+    import pwd
+
+    from arena.sandbox import FIRST_UID, UIDS
+
+    probe = ["/usr/bin/python3", "-c", "import os; open('game.out', 'w').write(str(os.getuid()))"]
+    with Session(sandbox, [], LIMITS, "a") as first, Session(sandbox, [], LIMITS, "b") as second:
+        uids = [int(session.run(probe, {}).output) for session in (first, second)]
+    assert uids[0] != uids[1], uids
+    for uid in uids:
+        assert FIRST_UID <= uid < FIRST_UID + UIDS
+        with pytest.raises(KeyError):
+            pwd.getpwuid(uid)  # no account's uid

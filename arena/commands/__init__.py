@@ -69,7 +69,8 @@ def add_bot_options(parser: argparse.ArgumentParser) -> None:
                             help="run bots as plain processes of the arena's user (only for bots you trust: "
                             "a hostile bot can then read its opponents, forge the results or stop the arena)")
     sandboxing.add_argument("--sandbox-uid", type=int, metavar="UID",
-                            help="when the arena runs as root, the unprivileged uid bots run as (default 65534)")
+                            help="when the arena runs as root, the first of the unprivileged uids bots run as, one "
+                            "per sandbox (default 60000: the first free of 60000-60999; uids of accounts are skipped)")
     sandboxing.add_argument("--no-seccomp", action="store_true",
                             help="do not filter the system calls of sandboxed bots and compilers (by default "
                             "keyrings, new namespaces, mounts, ptrace, bpf, io_uring and a few more are refused: "
