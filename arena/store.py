@@ -12,6 +12,11 @@
   torn last line (the arena killed mid-write) is ignored on reading and cut
   off before the next append.
 - ``arena.log``: the log; ``tables.txt``: the tables of the last run or show.
+- ``.lock``: held (``flock``) by the run writing the folder, and naming it
+  (pid, host, start time): a second run of the same tournament at once is
+  refused, saying who holds it.  A lock dies with its process; the file of a
+  run that was killed still names it, and the next run takes over with a
+  notice.
 
 Records are read as a stream, one line at a time, so that a tournament of a
 million games is shown or resumed in constant memory: ``summaries`` decodes
@@ -24,9 +29,14 @@ the speed of ``json.loads`` on real records.
 
 from __future__ import annotations
 
+import atexit
+import datetime
+import fcntl
 import json
 import os
 import shutil
+import socket
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,6 +50,7 @@ CONFIG = "tournament.json"
 GAMES = "games.jsonl"
 LOG = "arena.log"
 TABLES = "tables.txt"
+LOCK = ".lock"
 #: Seconds between two fsyncs of games.jsonl while games are appended.
 SYNC_EVERY = 0.5
 
@@ -96,6 +107,7 @@ class Store:
         self._fd: int | None = None  # games.jsonl, open to append
         self._synced = 0.0  # time.monotonic() of its last fsync
         self._unsynced = False  # whether a game was written since
+        self._lock: int | None = None  # the lock file's descriptor while this run holds the folder
 
     @property
     def games_path(self) -> Path:
@@ -177,24 +189,65 @@ class Store:
     def start(self, config: dict[str, Any], *, overwrite: bool) -> None:
         """Create the folder or reopen it for a resume (its games are read
         with ``ids`` or ``summaries``).  A different configuration is refused
-        unless ``overwrite``, which discards the old records."""
+        unless ``overwrite``, which discards the old records.  The folder
+        is locked for this run first (``LOCK``)."""
         self.close()
         path = self.folder / CONFIG
+        if not path.exists() and self.folder.exists() and any(p.name != LOCK for p in self.folder.iterdir()):
+            raise ArenaError(f"{str(self.folder)!r} exists and is not a tournament results folder")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.lock()
         if path.exists():
             old = self.config()
             if _identity(old) != _identity(config):
                 if not overwrite:
                     raise ArenaError(
-                        f"{str(self.folder)!r} holds a tournament with a different configuration "
-                        f"({_first_difference(_identity(old), _identity(config))}); use another --name, or --overwrite to discard it"
+                        f"{str(self.folder)!r} holds a tournament with a different configuration: "
+                        f"{'; '.join(differences(_identity(old), _identity(config)))}. Use another --name, or "
+                        "--overwrite to discard it"
                     )
-                shutil.rmtree(self.folder)
-        elif self.folder.exists() and any(self.folder.iterdir()):
-            raise ArenaError(f"{str(self.folder)!r} exists and is not a tournament results folder")
-        self.folder.mkdir(parents=True, exist_ok=True)
+                for place in self.folder.iterdir():  # all but the lock this run holds
+                    if place.is_dir() and not place.is_symlink():
+                        shutil.rmtree(place)
+                    elif place.name != LOCK:
+                        place.unlink()
         if not path.exists():
             _write_atomic(path, json.dumps(config, indent=2) + "\n")
         self._cut_torn_line()
+
+    def lock(self) -> None:
+        """Hold the folder for this run, or say which run holds it (an ``ArenaError``)."""
+        if self._lock is not None:
+            return
+        fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            os.close(fd)
+            if holder.get("pid") == os.getpid() and holder.get("host") == socket.gethostname():
+                return  # this process holds it already (another Store of this folder)
+            raise ArenaError(f"{str(self.folder)!r} is being written by another arena run ({_describe(holder)}); "
+                             "wait for it to end, or use another --name") from None
+        stale = _holder(fd)
+        if stale:
+            print(f"arena: taking over {str(self.folder)!r} from a run that ended without letting go of it "
+                  f"({_describe(stale)}: killed?)", file=sys.stderr)
+        me = {"pid": os.getpid(), "host": socket.gethostname(),
+              "started": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, (json.dumps(me) + "\n").encode(), 0)
+        self._lock = fd
+        atexit.register(self.release)
+
+    def release(self) -> None:
+        """Let go of the folder (at the latest as this process exits): the lock file is left empty."""
+        if self._lock is None:
+            return
+        os.ftruncate(self._lock, 0)
+        os.close(self._lock)
+        self._lock = None
+        atexit.unregister(self.release)
 
     def append(self, record: dict[str, Any]) -> None:
         """Append one finished game, as a line of compact JSON in one write,
@@ -288,11 +341,43 @@ def _write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def _first_difference(old: dict[str, Any], new: dict[str, Any]) -> str:
+def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """What changed from one configuration to another, in words: "bot 'template' added",
+    "limits cpu 1.0 -> 2.0"."""
+    found = []
     for key in sorted(set(old) | set(new)):
-        if old.get(key) != new.get(key):
-            return f"{key!r} was {_short(old.get(key))}, now {_short(new.get(key))}"
-    return "no difference"
+        before, after = old.get(key), new.get(key)
+        if before == after:
+            continue
+        if key in ("bots", "boards") and all(isinstance(item, dict) for item in [*(before or [0]), *(after or [0])]):
+            found += _named_differences(key[:-1], before, after)
+        elif isinstance(before, dict) and isinstance(after, dict):
+            found += [f"{key} {part} {_short(before.get(part))} -> {_short(after.get(part))}"
+                      for part in sorted(set(before) | set(after)) if before.get(part) != after.get(part)]
+        else:
+            found.append(f"{key} {_short(before)} -> {_short(after)}")
+    return found or ["no difference"]
+
+
+def _named_differences(what: str, before: list[dict], after: list[dict]) -> list[str]:
+    old, new = {item.get("name"): item for item in before}, {item.get("name"): item for item in after}
+    found = [f"{what} {name!r} added" for name in new if name not in old]
+    found += [f"{what} {name!r} removed" for name in old if name not in new]
+    found += [f"{what} {name!r} changed (its files differ)" for name in new if name in old and old[name] != new[name]]
+    return found or [f"the {what}s are listed in another order"]
+
+
+def _holder(fd: int) -> dict[str, Any]:
+    """Who a lock file names (empty: nobody, the last run let go)."""
+    try:
+        holder = json.loads(os.pread(fd, 4096, 0) or b"{}")
+    except ValueError:
+        return {"pid": "?"}
+    return holder if isinstance(holder, dict) else {"pid": "?"}
+
+
+def _describe(holder: dict[str, Any]) -> str:
+    return f"pid {holder.get('pid')!r} on {holder.get('host')!r}, started {holder.get('started')!r}"
 
 
 def _short(value: Any) -> str:

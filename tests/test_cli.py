@@ -33,6 +33,9 @@ def test_output_read_to_the_end_is_unchanged():
     (["--memory", "8"], "--memory 8 MiB is too little for any bot to start"),
     (["--memory", "0"], "argument --memory: must be at least 1, got '0'"),
     (["--cpu", "-1"], "argument --cpu: must be positive, got '-1'"),
+    (["--name", "../escape"], "argument --name: '../escape' is not a name: a tournament's name is one folder"),
+    (["--name", "a/b"], "argument --name: 'a/b' is not a name"),
+    (["--name", "a\x1b[2Jb"], "argument --name: 'a\\x1b[2Jb' has a control or invisible character"),
 ])
 def test_nonsensical_limits_are_refused_before_any_game(tmp_path, options, message):
     command = [*ARENA, "run", "--bots", "bots/random.py", "bots/greedy.py", "--boards", "boards/group1",

@@ -18,7 +18,7 @@ def test_resume_keeps_records_and_refuses_other_config(tmp_path):
     again = Store(tmp_path / "t")
     again.start({"game": "paint", "bots": ["a"]}, overwrite=False)
     assert list(again.ids()) == ["1", "2"]
-    with pytest.raises(ArenaError, match="different configuration.*'bots'"):
+    with pytest.raises(ArenaError, match=r'different configuration: bots \["a"\] -> \["b"\]'):
         again.start({"game": "paint", "bots": ["b"]}, overwrite=False)
     again.start({"game": "paint", "bots": ["b"]}, overwrite=True)
     assert list(again.ids()) == []
@@ -91,7 +91,7 @@ def test_resume_ignores_where_files_were_found_but_not_their_content(tmp_path):
     moved = {**config, "boards": [{"name": "g/b1", "path": "./boards/g/b1.in", "sha256": "2"}]}
     store.start(moved, overwrite=False)  # no error: the same tournament
     changed = {**config, "bots": [{"name": "a", "path": "/x/a.py", "sha256": "3"}]}
-    with pytest.raises(ArenaError, match="'bots' was"):
+    with pytest.raises(ArenaError, match=r"bot 'a' changed \(its files differ\)"):
         store.start(changed, overwrite=False)
 
 
@@ -139,3 +139,51 @@ def test_games_are_written_at_once_and_forced_to_disk_in_batches(tmp_path, monke
     store.append({"id": "after"})  # opened again
     store.close()
     assert list(store.ids())[-1] == "after" and len(synced) == 3
+
+
+def test_a_mismatch_on_resume_says_what_changed(tmp_path):
+    def config(bots, cpu):
+        return {"game": "paint", "bots": [{"name": name, "path": f"bots/{name}.py", "sha256": sha} for name, sha in bots],
+                "boards": [{"name": "group1/board1", "sha256": "b1"}], "limits": {"cpu": cpu, "memory": 256}}
+
+    Store(tmp_path / "t").start(config([("random", "r1"), ("greedy", "g1")], 1.0), overwrite=False)
+    with pytest.raises(ArenaError) as error:
+        Store(tmp_path / "t").start(config([("random", "r2"), ("template", "t1")], 2.0), overwrite=False)
+    message = str(error.value)
+    assert "bot 'template' added" in message and "bot 'greedy' removed" in message
+    assert "bot 'random' changed (its files differ)" in message and "limits cpu 1.0 -> 2.0" in message
+    assert "memory" not in message and "{" not in message  # what changed, not the blobs
+
+
+HOLD = """
+import sys, time
+from pathlib import Path
+from arena.store import Store
+Store(Path(sys.argv[1])).start({"game": "paint"}, overwrite=False)
+print("held", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_folder_is_written_by_one_run_at_a_time_and_a_killed_runs_lock_is_taken_over(tmp_path, capsys):
+    import signal
+    import subprocess
+    import sys
+
+    folder = tmp_path / "t"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(folder)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(ArenaError, match=rf"is being written by another arena run \(pid {holder.pid} on .*started"):
+            Store(folder).start({"game": "paint"}, overwrite=False)
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    store = Store(folder)
+    store.start({"game": "paint"}, overwrite=False)  # the lock died with its run: taken over
+    assert f"from a run that ended without letting go of it (pid {holder.pid}" in capsys.readouterr().err
+    store.release()
+    again = Store(folder)
+    again.start({"game": "paint"}, overwrite=False)  # let go of properly: no notice
+    assert capsys.readouterr().err == ""
+    again.release()

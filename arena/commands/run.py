@@ -24,7 +24,7 @@ from arena.commands import add_bot_options, get_referee, positive_float, positiv
 from arena.errors import ArenaError
 from arena.process import Limits
 from arena.store import LOG, Store
-from arena.text import SafeFormatter, display
+from arena.text import SafeFormatter, display, name_problem
 
 log = logging.getLogger("arena")
 
@@ -67,8 +67,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """The options of playing and recording games (also ``arena match``'s)."""
-    parser.add_argument("--name", help="the tournament's name (default: the game and a timestamp); "
-                        "an existing name with the same configuration resumes it")
+    parser.add_argument("--name", type=tournament_name,
+                        help="the tournament's name, its folder under --results (default: the game and a "
+                        "timestamp); an existing name with the same configuration resumes it")
     parser.add_argument("--results", default="results", metavar="DIR", help="where results folders go (default results)")
     parser.add_argument("--overwrite", action="store_true",
                         help="discard an existing tournament of this name whose configuration differs")
@@ -84,6 +85,16 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     add_bot_options(parser)
     parser.add_argument("--format", default="simple", choices=tabulate_formats, metavar="FORMAT",
                         help="table format: plain, simple, github, html, latex, ... (default simple)")
+
+
+def tournament_name(text: str) -> str:
+    """argparse type: a tournament's name is one folder under --results (not a path) and plain text."""
+    if text in (".", "..") or "/" in text or "\0" in text:
+        raise argparse.ArgumentTypeError(f"'{display(text)}' is not a name: a tournament's name is one folder "
+                                         "under --results (no '/', not '.' or '..'); use --results for where it goes")
+    if problem := name_problem(text):
+        raise argparse.ArgumentTypeError(f"'{display(text)}' {problem}: a tournament's name is shown in messages")
+    return text
 
 
 def main(args: argparse.Namespace) -> int:
