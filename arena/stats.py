@@ -23,6 +23,24 @@ Sources:
   for the prior of virtual draws that keeps a perfect score's rating finite.
 - Efron & Tibshirani, "An Introduction to the Bootstrap" (1993): the
   percentile interval, here resampling whole pairs (a cluster bootstrap).
+- A. Owen, "Empirical Likelihood" (2001): the interval of a mean as the values
+  a likelihood-ratio test does not reject; here with fishtest's own
+  maximum-likelihood distributions (``mle_with_mean``, ``mle_t_value``), so
+  the match's interval is the set of Elo values its GSPRT statistic accepts.
+- M. Van den Bergh, "normalized_elo_practical.pdf" (fishtest): normalized Elo
+  ``nElo = (mu - 1/2) / sigma * 800 / ln 10`` with ``sigma`` the standard
+  deviation of a game's score (per pair: ``sqrt(2 var)``), and the t-value
+  statistic of ``LLRcalc.LLR_normalized``.
+
+Honest on few games.  Every interval printed covers the truth in at least
+about 95 % of simulated samples from 1 pair on (``tests/test_coverage.py``):
+the match's interval (of logistic Elo; normalized Elo is given without
+one) is a likelihood-ratio interval, not fishtest's normal approximation (which covers 0 % at 1 pair); the ratings' interval is the
+union of the bootstrap interval and the profile-likelihood interval of the
+joint fit (the bootstrap alone gives ``[x, x]`` when every game of a pair of
+bots ended alike).  The likelihood of superiority rests on a normal
+approximation (fishtest's) or on the bootstrap: it is given only from
+``LOS_MIN_PAIRS`` pairs on, and None before.
 """
 
 from __future__ import annotations
@@ -49,6 +67,18 @@ ZERO_COUNT = 1e-3
 SCORE_CLAMP = 1e-3
 #: Natural log of 10 over 400: d(Elo) * ELO_SCALE is the logit of the score.
 ELO_SCALE = math.log(10) / 400
+#: Normalized Elo per unit of t-value (fishtest's ``nelo_divided_by_nt``).
+NELO_PER_T = 800 / math.log(10)
+#: The Elo models a match can be tested and shown in.
+MODELS = ("logistic", "normalized")
+#: Pairs (of seat-swapped games) from which a likelihood of superiority is given.
+LOS_MIN_PAIRS = 20
+#: The likelihood-ratio interval searches a per-game score in [SEARCH, 1 - SEARCH];
+#: a bound at the edge means that no pair played rules it out.
+SEARCH = 1e-4
+#: The largest normalized Elo an SPRT bound may name: fishtest's t-value fit
+#: (``mle_t_value``) starts from the uniform distribution and finds none beyond t = 1.
+NELO_LIMIT = 200.0
 
 
 def score_of_elo(elo: float) -> float:
@@ -71,14 +101,16 @@ def _z(confidence: float) -> float:
 # ------------------------------------------------------------ pentanomial
 @dataclass(frozen=True)
 class EloEstimate:
-    """An Elo difference with its interval, the mean score per game, and the
-    likelihood of superiority (the probability that the difference is > 0)."""
+    """A logistic Elo difference with its interval, the normalized Elo, the
+    raw mean score per game, and the likelihood of superiority (the
+    probability that the difference is > 0; None below LOS_MIN_PAIRS pairs)."""
 
     elo: float
     low: float
     high: float
     score: float
-    los: float
+    los: float | None
+    nelo: float
 
 
 def check_pentanomial(counts: Sequence[float]) -> None:
@@ -92,25 +124,76 @@ def _regularized(counts: Sequence[float]) -> list[float]:
     return [c if c > 0 else ZERO_COUNT for c in counts]
 
 
-def pentanomial_elo(counts: Sequence[float], confidence: float = 0.95) -> EloEstimate | None:
-    """Elo of the first player from pentanomial counts, as fishtest's
-    ``get_elo``: with zero counts replaced by 0.001, N pairs, per-game score
-    ``mu = sum(n_k k/4) / N`` and per-pair variance
-    ``var = sum(n_k (k/2 - 2 mu)^2) / N``, the standard error of ``mu`` is
-    ``sqrt(var / N) / 2``; the interval is ``elo(mu -+ z se)`` (z = 1.96 for
-    95 %, asymmetric in Elo), and ``LOS = Phi((mu - 1/2) / se)``.  None
-    without any pair."""
-    if sum(counts) == 0:
-        check_pentanomial(counts)
-        return None
+#: The per-game score of each pentanomial outcome.
+VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def _pdf(counts: Sequence[float]) -> tuple[float, list[float], float, float]:
+    """fishtest's ``results_to_pdf`` and ``stats``: the regularised number of
+    pairs, the empirical distribution on VALUES, its mean and its variance."""
     n = _regularized(counts)
-    pairs = sum(n)
-    mu = sum(c * k / 4 for k, c in enumerate(n)) / pairs
-    var = sum(c * (k / 2 - 2 * mu) ** 2 for k, c in enumerate(n)) / pairs
-    se = math.sqrt(var / pairs) / 2
-    z = _z(confidence)
-    los = NormalDist().cdf((mu - 0.5) / se)
-    return EloEstimate(elo_of_score(mu), elo_of_score(mu - z * se), elo_of_score(mu + z * se), mu, los)
+    total = sum(n)
+    probs = [c / total for c in n]
+    mu = sum(p * v for p, v in zip(probs, VALUES))
+    return total, probs, mu, sum(p * (v - mu) ** 2 for p, v in zip(probs, VALUES))
+
+
+def normalized_elo(mu: float, var: float) -> float:
+    """fishtest's normalized Elo of a per-game mean ``mu`` whose pairs have
+    variance ``var``: ``(mu - 1/2) / sqrt(2 var) * 800 / ln 10``."""
+    return (mu - 0.5) / math.sqrt(2 * var) * NELO_PER_T
+
+
+def pentanomial_elo(counts: Sequence[float], confidence: float = 0.95) -> EloEstimate | None:
+    """The first player's Elo from pentanomial counts (None without any pair).
+
+    The estimates and the LOS are fishtest's ``get_elo``: with zero counts
+    replaced by 0.001, the per-game mean ``mu`` and per-pair variance ``var``,
+    Elo ``elo(mu)``, normalized Elo ``normalized_elo(mu, var)``, and
+    ``LOS = Phi((mu - 1/2) / se)``, ``se = sqrt(var / N)``; the LOS only from
+    LOS_MIN_PAIRS pairs on.  The interval is the likelihood-ratio interval of
+    the logistic Elo (``likelihood_interval``); normalized Elo gets none: its
+    denominator, the standard deviation, is itself so uncertain on few pairs
+    that no interval tried held the truth 90 % of the time (73 % at 100
+    pairs, mapping the score's interval at the sample's deviation).
+    ``score`` is the raw mean score per game."""
+    check_pentanomial(counts)
+    pairs = sum(counts)
+    if pairs == 0:
+        return None
+    _, _, mu, var = _pdf(counts)
+    los = NormalDist().cdf((mu - 0.5) / math.sqrt(var / sum(_regularized(counts))))
+    low, high = likelihood_interval(counts, confidence)
+    raw = sum(c * v for c, v in zip(counts, VALUES)) / pairs
+    return EloEstimate(elo_of_score(mu), low, high, raw, los if pairs >= LOS_MIN_PAIRS else None,
+                       normalized_elo(mu, var))
+
+
+def likelihood_interval(counts: Sequence[float], confidence: float = 0.95) -> tuple[float, float]:
+    """The Elo values that the likelihood-ratio test at level ``1 - confidence``
+    does not reject: with fishtest's regularised distribution ``p`` of N pairs
+    and ``q_s`` the maximum-likelihood distribution with mean score ``s``
+    (``mle_with_mean``, as in the GSPRT), every s with
+    ``2 N sum p ln(p / q_s) <= chi2_1(confidence)``, as logistic Elo (capped
+    at +-1199.8 by the clamp of ``elo_of_score``).  It stays honest at any number of pairs (one
+    won pair: about -300 to the cap), where the normal approximation gives an
+    interval that never holds the truth."""
+    import scipy.optimize
+
+    total, probs, mu, _ = _pdf(counts)
+    limit = _z(confidence) ** 2 / 2
+
+    def excess(s: float) -> float:
+        return total * sum(p * math.log(p / q) for p, q in zip(probs, mle_with_mean(VALUES, probs, s))) - limit
+
+    centre = min(max(mu, SEARCH), 1 - SEARCH)
+    bounds = []
+    for edge in (SEARCH, 1 - SEARCH):
+        if edge == centre or excess(edge) <= 0:
+            bounds.append(edge)  # no pair played rules out a score this extreme
+        else:
+            bounds.append(scipy.optimize.brentq(excess, *sorted((centre, edge)), xtol=1e-10))
+    return elo_of_score(bounds[0]), elo_of_score(bounds[1])
 
 
 def mle_with_mean(values: Sequence[float], probs: Sequence[float], mean: float) -> list[float]:
@@ -131,6 +214,49 @@ def mle_with_mean(values: Sequence[float], probs: Sequence[float], mean: float) 
     eps = 1e-9
     x = scipy.optimize.brentq(secular, -1 / max(dev) + eps, -1 / min(dev) - eps)
     return [p / (1 + x * d) for p, d in zip(probs, dev)]
+
+
+def mle_t_value(values: Sequence[float], probs: Sequence[float], ref: float, t: float) -> list[float]:
+    """The distribution on ``values`` closest in likelihood to ``probs`` among
+    those with t-value ``(mean - ref) / sd = t`` (fishtest's ``MLE_t_value``,
+    "normalized_elo_practical.pdf" section 4.1): from the uniform
+    distribution, repeatedly the ``mle_with_mean``-like solution of the
+    secular equation with ``a_i = v_i - ref - t sd (1 + ((mu - v_i) / sd)^2) / 2``
+    for the current mean ``mu`` and ``sd``, until it stops moving."""
+    import scipy.optimize
+
+    q = [1 / len(values)] * len(values)
+    for _ in range(100):
+        mu = sum(p * v for p, v in zip(q, values))
+        sd = math.sqrt(sum(p * (v - mu) ** 2 for p, v in zip(q, values)))
+        dev = [v - ref - t * sd * (1 + ((mu - v) / sd) ** 2) / 2 for v in values]
+        if not min(dev) < 0 < max(dev):
+            raise ValueError(f"no distribution on {list(values)} has the t-value {t!r}")
+
+        def secular(x: float, dev: list[float] = dev) -> float:
+            return sum(p * d / (1 + x * d) for p, d in zip(probs, dev))
+
+        eps = 1e-9
+        x = scipy.optimize.brentq(secular, -1 / max(dev) + eps, -1 / min(dev) - eps)
+        new = [p / (1 + x * d) for p, d in zip(probs, dev)]
+        moved = max(abs(a - b) for a, b in zip(new, q))
+        q = new
+        if moved < 1e-12:
+            break
+    return q
+
+
+def llr_normalized(counts: Sequence[float], nelo0: float, nelo1: float) -> float:
+    """fishtest's ``LLR_normalized`` for pentanomial counts: as
+    ``llr_pentanomial`` with the statistic "t_value", the hypotheses being
+    normalized Elo ``nelo0`` and ``nelo1``, i.e. t-values
+    ``sqrt 2 nelo / (800 / ln 10)`` of the per-pair score about 1/2."""
+    if sum(counts) == 0:
+        check_pentanomial(counts)
+        return 0.0
+    total, probs, _, _ = _pdf(counts)
+    q0, q1 = (mle_t_value(VALUES, probs, 0.5, math.sqrt(2) * e / NELO_PER_T) for e in (nelo0, nelo1))
+    return total * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, q0, q1))
 
 
 def llr_pentanomial(counts: Sequence[float], elo0: float, elo1: float) -> float:
@@ -155,7 +281,7 @@ def llr_pentanomial(counts: Sequence[float], elo0: float, elo1: float) -> float:
 @dataclass(frozen=True)
 class Sprt:
     """A sequential probability ratio test of H0: Elo = elo0 against
-    H1: Elo = elo1 (logistic Elo), with error rates alpha (accepting H1 when
+    H1: Elo = elo1 (logistic Elo, or normalized Elo with ``model="normalized"``), with error rates alpha (accepting H1 when
     H0 holds) and beta (accepting H0 when H1 holds).  Wald's bounds on the
     LLR: ``ln(beta / (1 - alpha))`` and ``ln((1 - beta) / alpha)``.  (fishtest
     also corrects the bounds for overshoot; this does not, so it errs on the
@@ -165,8 +291,14 @@ class Sprt:
     elo1: float = 10.0
     alpha: float = 0.05
     beta: float = 0.05
+    model: str = "logistic"
 
     def __post_init__(self) -> None:
+        if self.model not in MODELS:
+            raise ValueError(f"model must be one of {', '.join(MODELS)}, got {self.model!r}")
+        if self.model == "normalized" and max(abs(self.elo0), abs(self.elo1)) > NELO_LIMIT:
+            raise ValueError(f"normalized Elo bounds must lie within +-{NELO_LIMIT:g} (fishtest's t-value "
+                             f"fit reaches no further), got elo0={self.elo0:g} elo1={self.elo1:g}")
         if not self.elo0 < self.elo1:
             raise ValueError(f"elo0 must be below elo1, got elo0={self.elo0:g} elo1={self.elo1:g}")
         for name in ("alpha", "beta"):
@@ -182,6 +314,8 @@ class Sprt:
         return math.log((1 - self.beta) / self.alpha)
 
     def llr(self, counts: Sequence[float]) -> float:
+        if self.model == "normalized":
+            return llr_normalized(counts, self.elo0, self.elo1)
         return llr_pentanomial(counts, self.elo0, self.elo1)
 
     def decision(self, llr: float) -> str | None:
@@ -209,7 +343,7 @@ CHUNK = 100
 @dataclass(frozen=True)
 class Rating:
     """A player's fitted Elo, its interval, and the likelihood of superiority
-    over the player ranked next (None for the last)."""
+    over the player ranked next (None for the last, and below LOS_MIN_PAIRS clusters)."""
 
     elo: float
     low: float
@@ -299,15 +433,79 @@ def _resample(n: int, clusters: Sequence[Cluster], replicates: int, rng: np.rand
     return scores, games
 
 
+def _log_likelihood(r: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """``sum_ij s_ij ln p_ij`` of ratings ``r`` (leading axes: batches)."""
+    import numpy as np
+
+    return (s * -np.logaddexp(0, -ELO_SCALE * (r[..., :, None] - r[..., None, :]))).sum(axis=(-1, -2))
+
+
+def _fit_with_one_fixed(r: np.ndarray, s: np.ndarray, g: np.ndarray, fixed: np.ndarray) -> np.ndarray:
+    """``fit_elo``'s Newton method for a batch of starts ``r`` (feasible: mean 0),
+    each with the rating of player ``fixed[b]`` held where it is: the others
+    move with their sum kept (a Newton step projected onto that subspace)."""
+    import numpy as np
+
+    n = r.shape[-1]
+    free = 1 - np.eye(n)[fixed]
+    eye = np.eye(n)
+    proj = free[:, :, None] * eye - free[:, :, None] * free[:, None, :] / (n - 1)
+    anchor = free[:, :, None] * free[:, None, :] / (n - 1) + eye * (1 - free)[:, None, :]
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-ELO_SCALE * (r[..., :, None] - r[..., None, :])))
+        grad = ELO_SCALE * (s - g * p).sum(axis=-1)
+        w = ELO_SCALE**2 * g * p * (1 - p)
+        hessian = eye * w.sum(axis=-1)[..., None] - w
+        step = np.linalg.solve(proj @ hessian @ proj + anchor, proj @ grad[..., None])[..., 0]
+        step = np.clip(step, -200, 200)
+        r = r + step
+        if np.abs(step).max() < 1e-6:
+            break
+    return r
+
+
+def profile_intervals(scores: np.ndarray, games: np.ndarray, confidence: float = 0.95,
+                      prior: float = PRIOR_DRAWS) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's profile-likelihood interval (``fit_elo``'s likelihood,
+    virtual draws included): the ratings r_k (mean 0) at which the likelihood,
+    maximised over the other ratings, is within ``chi2_1(confidence) / 2`` of
+    its maximum; found by bisection, every player and side at once.  Unlike a
+    bootstrap it does not collapse when every game of a pair ended alike (two
+    won games: about -330 to +140 from the mean for the loser)."""
+    import numpy as np
+
+    n = scores.shape[-1]
+    off = 1 - np.eye(n)
+    s, g = scores + prior / 2 * off, games + prior * off
+    best = fit_elo(scores, games, prior)
+    top = _log_likelihood(best, s)
+    drop = _z(confidence) ** 2 / 2
+    k = np.tile(np.arange(n), 2)  # the player of each problem: first every lower bound, then every upper
+    sign = np.repeat([-1.0, 1.0], n)
+    rows = np.arange(2 * n)
+    near, far = np.zeros(2 * n), np.full(2 * n, 4000.0)  # distance from the estimate: inside, outside
+    for _ in range(32):  # 4000 / 2^32: far below a printed digit
+        mid = (near + far) / 2
+        at = best[k] + sign * mid
+        r = np.tile(best, (2 * n, 1)) + ((best[k] - at) / (n - 1))[:, None]
+        r[rows, k] = at
+        inside = top - _log_likelihood(_fit_with_one_fixed(r, s, g, k), s) <= drop
+        near, far = np.where(inside, mid, near), np.where(inside, far, mid)
+    return best - near[:n], best + near[n:]
+
+
 def rate(n: int, clusters: Sequence[Cluster], *, confidence: float = 0.95, replicates: int = REPLICATES,
          seed: int = 1) -> list[Rating]:
     """Ratings of players 0..n-1 from their clusters of games: the joint fit
-    (``fit_elo``), a percentile interval from ``replicates`` bootstrap
-    resamplings of whole clusters within each pair of players, and the
-    likelihood of superiority of each player over the next one in rating
-    order: the share of replicates in which it rates higher (ties count
-    half).  Seeded, so the same clusters in the same order give the same
-    figures."""
+    (``fit_elo``); as interval, the union of a percentile interval from
+    ``replicates`` bootstrap resamplings of whole clusters within each pair of
+    players (it counts how the games of a board go together) and the
+    profile-likelihood interval (``profile_intervals``: it stays honest when
+    there are too few clusters to resample); and the likelihood of
+    superiority of each player over the next one in rating order: the share
+    of replicates in which it rates higher (ties count half), given only when
+    both have played LOS_MIN_PAIRS clusters.  Seeded, so the same clusters in
+    the same order give the same figures."""
     import numpy as np
 
     scores, games = _tables(n, clusters)
@@ -317,10 +515,18 @@ def rate(n: int, clusters: Sequence[Cluster], *, confidence: float = 0.95, repli
                            for start in range(0, replicates, CHUNK)])
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
+    if n > 1:
+        plow, phigh = profile_intervals(scores, games, confidence)
+        low, high = np.minimum(low, plow), np.maximum(high, phigh)
+    played = [0] * n
+    for c in clusters:
+        played[c.i] += c.count
+        played[c.j] += c.count
     order = sorted(range(n), key=lambda k: -elo[k])
     los: dict[int, float | None] = {order[-1]: None}
     for a, b in itertools.pairwise(order):
-        los[a] = float(np.mean(boot[:, a] > boot[:, b]) + 0.5 * np.mean(boot[:, a] == boot[:, b]))
+        share = float(np.mean(boot[:, a] > boot[:, b]) + 0.5 * np.mean(boot[:, a] == boot[:, b]))
+        los[a] = share if min(played[a], played[b]) >= LOS_MIN_PAIRS else None
     return [Rating(float(elo[k]), float(low[k]), float(high[k]), los[k]) for k in range(n)]
 
 

@@ -92,14 +92,16 @@ def table_text(table: dict[str, Any], fmt: str) -> str:
 
 
 def _value(cell: Any) -> Any:
-    """A cell for JSON: numbers as numbers, the rest as text."""
-    if isinstance(cell, str):
-        try:
-            number = float(cell)
-        except ValueError:
-            return cell
-        return int(number) if number.is_integer() and "." not in cell else number
+    """A cell for JSON: numbers as numbers (the tables give them so in the data
+    formats), None as null, the rest as text; a whole float as an int."""
+    if isinstance(cell, float) and cell.is_integer() and abs(cell) < 2**53:
+        return int(cell)
     return cell
+
+
+def _rounded(value: float | None, digits: int = 1) -> float | None:
+    """A figure for the data formats: rounded as the text tables round it, None kept."""
+    return None if value is None else round(value, digits)
 
 
 def data(config: dict[str, Any], records: Iterable[Record] | Tally) -> dict[str, Any]:
@@ -156,7 +158,17 @@ def _rank(order: list[str], keys: dict[str, tuple], bot: str) -> int:
 
 
 def _fault_text(counts: Counter) -> str:
-    return ", ".join(f"{verdict} {counts[verdict]}" for verdict in FAULTS if counts[verdict]) or "-"
+    """``time-limit 2, crash 1``, or ``0``."""
+    return ", ".join(f"{verdict} {counts[verdict]}" for verdict in FAULTS if counts[verdict]) or "0"
+
+
+def _figure(value: float) -> str:
+    """A mean or a bound in a text table: readable digits, never an exponent
+    (``13500``, ``-2903``, ``41.5``, ``0.125``, ``12``)."""
+    if abs(value) >= 1000:
+        return f"{value:.0f}"
+    text = f"{value:.1f}" if abs(value) >= 1 else f"{value:.3f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _signed(value: float) -> str:
@@ -165,8 +177,9 @@ def _signed(value: float) -> str:
 
 CROSSTABLE_TITLE = "Crosstable (points of the row bot against the column bot)"
 PER_BOARD_TITLE = "Points per board"
-RATINGS_TITLE = ("Ratings (Elo from a joint fit of all games, mean 0; 95 % interval by bootstrap over "
-                 "seat-swapped board pairs; LOS: likelihood of superiority over the next bot)")
+RATINGS_TITLE = ("Ratings (Elo from a joint fit of all games, mean 0; 95 % interval: the wider of a bootstrap over "
+                 "seat-swapped board pairs and the fit's profile likelihood; LOS: likelihood of superiority over "
+                 f"the next bot, from {stats.LOS_MIN_PAIRS} board pairs each)")
 MEANS_TITLE = "Mean score per board (95 % interval, Student's t)"
 
 
@@ -198,7 +211,7 @@ class Tally:
         self.clusters = _Clusters(bots, boards)
         self._ratings: tuple[int, list[str], list[stats.Rating]] | None = None  # (games counted, names, ratings)
         # one player
-        self.cells: dict[tuple[str, str], str] = {}
+        self.cells: dict[tuple[str, str], tuple[float | None, str | None]] = {}  # (score, fault verdict)
         self.totals: dict[str, float] = defaultdict(float)
         self.games: dict[str, int] = defaultdict(int)
         self.fault_count: dict[str, int] = defaultdict(int)
@@ -250,11 +263,9 @@ class Tally:
 
     def _add_one_player(self, game: Summary, board: str) -> None:
         bot, score = game.seats[0], game.outcome.score
-        text = "" if score is None else _number(score)
         if game.fault:
             self.fault_count[bot] += 1
-            text = f"{text} ({game.fault.verdict})".strip()
-        self.cells[bot, board] = text
+        self.cells[bot, board] = (score, game.fault.verdict if game.fault else None)
         self.totals[bot] += score or 0
         self.games[bot] += 1
         self.moments.setdefault(bot, stats.Moments()).add(score or 0)
@@ -272,42 +283,62 @@ class Tally:
         else:
             keys = {b: (r[POINTS], r[WINS]) for b, r in results.items()}
         order = sorted(results, key=lambda b: (tuple(-k for k in keys[b]), b))
+        data = fmt in DATA_FORMATS
         rows = []
         for bot in order:
             points, games, wins, draws, losses = results[bot]
-            pct = 100 * points / (3 * games) if games else 0.0
+            pct = 100 * points / (3 * games) if games else None
+            faults = self.faults.get(bot, Counter())
+            rate = _per_game(points, int(games))
+            if data:  # numbers: the faults counted, and by verdict
+                rows.append([_rank(order, keys, bot), bot, points, int(games)]
+                            + ([_rounded(rate, 4)] if by_rate else [])
+                            + [int(wins), int(draws), int(losses), sum(faults.values())]
+                            + [faults[verdict] for verdict in FAULTS] + [_rounded(pct)])
+                continue
             rows.append([_rank(order, keys, bot), bot, _number(points), int(games)]
-                        + ([_rate_text(_per_game(points, int(games)))] if by_rate else [])
-                        + [int(wins), int(draws), int(losses), _fault_text(self.faults.get(bot, Counter())),
-                           f"{pct:.1f}"])
+                        + ([_rate_text(rate)] if by_rate else [])
+                        + [int(wins), int(draws), int(losses), _fault_text(faults),
+                           "" if pct is None else f"{pct:.1f}"])
         headers = ["#", "bot", "points", "games", *(["points/game"] if by_rate else []), "won", "drawn", "lost",
-                   "faults", "score %"]
+                   "faults", *(FAULTS if data else ()), "score %"]
         return _format(rows, headers, fmt)
 
     def crosstable(self, fmt: str = "simple") -> str:
         """Points of the row bot against the column bot (empty: they have not met yet)."""
-        rows = [[bot] + ["x" if bot == other else _number(self.between[bot, other])
-                         if (bot, other) in self.between else "" for other in self.bots] for bot in self.bots]
+        shown = (lambda v: v) if fmt in DATA_FORMATS else _number
+        empty = None if fmt in DATA_FORMATS else ""
+        rows = [[bot] + ["x" if bot == other else shown(self.between[bot, other])
+                         if (bot, other) in self.between else empty for other in self.bots] for bot in self.bots]
         return _format(rows, ["bot"] + self.bots, fmt)
 
     def per_board(self, fmt: str = "simple") -> str:
         """Points per bot and board, and the total; a board on which a bot has
         played no game yet (an unfinished tournament) is an empty cell."""
         points = self.on_board
-        rows = [[bot] + [_number(points[bot, board]) if (bot, board) in points else "" for board in self.boards]
-                + [_number(sum(points.get((bot, b), 0.0) for b in self.boards))] for bot in self.bots]
+        shown = (lambda v: v) if fmt in DATA_FORMATS else _number
+        empty = None if fmt in DATA_FORMATS else ""
+        rows = [[bot] + [shown(points[bot, board]) if (bot, board) in points else empty for board in self.boards]
+                + [shown(sum(points.get((bot, b), 0.0) for b in self.boards))] for bot in self.bots]
         return _format(rows, ["bot"] + self.boards + ["total"], fmt)
 
     def ratings(self, fmt: str = "simple") -> str:
         """Rank by Elo, bot, Elo, its 95 % interval, LOS over the next bot (``stats.rate``)."""
-        headers = ["#", "bot", "Elo", "95 % interval", "LOS"]
+        data = fmt in DATA_FORMATS
+        headers = ["#", "bot", "Elo", "low", "high", "LOS %"] if data else ["#", "bot", "Elo", "95 % interval", "LOS"]
         names, rated = self._rated()
         if not rated:
-            return _format([], headers, fmt) if fmt in DATA_FORMATS else "(no games yet)"
+            return _format([], headers, fmt) if data else "(no games yet)"
         order = sorted(range(len(names)), key=lambda k: -rated[k].elo)
-        rows = [[rank, names[k], _signed(rated[k].elo), f"[{_signed(rated[k].low)}, {_signed(rated[k].high)}]",
-                 "-" if rated[k].los_next is None else f"{100 * rated[k].los_next:.1f} %"]
-                for rank, k in enumerate(order, start=1)]
+        rows = []
+        for rank, k in enumerate(order, start=1):
+            r = rated[k]
+            los = None if r.los_next is None else 100 * r.los_next
+            if data:
+                rows.append([rank, names[k], _rounded(r.elo), _rounded(r.low), _rounded(r.high), _rounded(los)])
+            else:
+                rows.append([rank, names[k], _signed(r.elo), f"[{_signed(r.low)}, {_signed(r.high)}]",
+                             "-" if los is None else f"{los:.1f} %"])
         return _format(rows, headers, fmt)
 
     def _rated(self) -> tuple[list[str], list[stats.Rating]]:
@@ -327,19 +358,38 @@ class Tally:
         totals, games = self.totals, self.games
         key = (lambda b: _rate_key(totals[b], games[b])) if by_rate else (lambda b: totals[b])
         order = sorted(self.bots, key=lambda b: (-key(b), b))
-        rows = [[i, bot] + [self.cells.get((bot, board), "") for board in self.boards]
-                + [_number(totals[bot]), self.fault_count[bot]] for i, bot in enumerate(order, start=1)]
+        data = fmt in DATA_FORMATS
+        cell = self._data_cell if data else self._text_cell
+        rows = [[i, bot] + [cell(bot, board) for board in self.boards]
+                + [totals[bot] if data else _number(totals[bot]), self.fault_count[bot]]
+                for i, bot in enumerate(order, start=1)]
         return _format(rows, ["#", "bot", *self.boards, "total", "faults"], fmt)
+
+    def _text_cell(self, bot: str, board: str) -> str:
+        """``812``, ``40 (crash)``, or empty (not played)."""
+        score, verdict = self.cells.get((bot, board), (None, None))
+        text = "" if score is None else _number(score)
+        return f"{text} ({verdict})".strip() if verdict else text
+
+    def _data_cell(self, bot: str, board: str) -> float | None:
+        """The score as a number (a fault's verdict is counted in ``faults``), or null."""
+        return self.cells.get((bot, board), (None, None))[0]
 
     def mean_scores(self, fmt: str = "simple") -> str:
         """Per bot: boards played, mean score (a fault scores what the total counts), 95 % interval."""
         means = {bot: stats.mean_interval_of(m) for bot, m in self.moments.items() if m.count}
+        data = fmt in DATA_FORMATS
         rows = []
         for bot in sorted(self.moments, key=lambda b: (b not in means, -means[b].mean if b in means else 0, b)):
             m = means.get(bot)
-            interval = "" if m is None else "-" if m.low is None else f"[{m.low:.4g}, {m.high:.4g}]"
-            rows.append([bot, self.moments[bot].count, "" if m is None else f"{m.mean:.4g}", interval])
-        return _format(rows, ["bot", "boards", "mean", "95 % interval"], fmt)
+            if data:
+                rows.append([bot, self.moments[bot].count] + ([None] * 3 if m is None else
+                            [_rounded(m.mean, 4), _rounded(m.low, 4), _rounded(m.high, 4)]))
+                continue
+            interval = ("" if m is None else "-" if m.low is None
+                        else f"[{_figure(m.low)}, {_figure(m.high)}]")
+            rows.append([bot, self.moments[bot].count, "" if m is None else _figure(m.mean), interval])
+        return _format(rows, ["bot", "boards", "mean", *(["low", "high"] if data else ["95 % interval"])], fmt)
 
 
 class _Clusters:
@@ -498,14 +548,21 @@ def pentanomial(records: Iterable[Record], bot: str) -> list[int]:
     return Pairs(bot, records).counts
 
 
-def match_line(counts: list[int], sprt: stats.Sprt | None, result: str) -> str:
+def match_line(counts: list[int], sprt: stats.Sprt | None, result: str, model: str | None = None) -> str:
     """The line ``arena match`` prints at every finished pair (README, "Comparing two bots"):
-    ``pairs=N penta=n0,n1,n2,n3,n4 score=S elo=E low=L high=H los=P [llr=X lower=Y upper=Z] result=R``."""
+    ``pairs=N penta=n0,n1,n2,n3,n4 score=S model=M [nelo=X] elo=E low=L high=H los=P
+    [llr=X lower=Y upper=Z] result=R``: the raw mean score, the model of the SPRT's bounds
+    (``model`` otherwise; logistic by default) with the normalized Elo under that model, the
+    logistic Elo with its likelihood-ratio interval, and the LOS (``-`` below
+    ``stats.LOS_MIN_PAIRS`` pairs)."""
+    model = model or (sprt.model if sprt else "logistic")
     fields = [f"pairs={sum(counts)}", "penta=" + ",".join(map(str, counts))]
     est = stats.pentanomial_elo(counts)
     if est is not None:
-        fields += [f"score={est.score:.4f}", f"elo={est.elo:+.1f}", f"low={est.low:+.1f}", f"high={est.high:+.1f}",
-                   f"los={100 * est.los:.1f}"]
+        fields += [f"score={est.score:.4f}", f"model={model}"]
+        fields += [f"nelo={est.nelo:+.1f}"] if model == "normalized" else []
+        fields += [f"elo={est.elo:+.1f}", f"low={est.low:+.1f}", f"high={est.high:+.1f}",
+                   "los=-" if est.los is None else f"los={100 * est.los:.1f}"]
     if sprt is not None:
         fields += [f"llr={sprt.llr(counts):.3f}", f"lower={sprt.lower:.3f}", f"upper={sprt.upper:.3f}"]
     return " ".join(fields + [f"result={result}"])

@@ -49,23 +49,59 @@ def test_llr_matches_a_brute_force_maximum_likelihood(counts, elo0, elo1):
                                                                       abs=1e-6)
 
 
-def test_elo_and_interval_by_hand():
-    # 15 pairs; per-game score mu = (0.5 + 1.5 + 3 + 5) / 15 = 2/3, so Elo = 400 log10(2) = 120.41.
-    est = stats.pentanomial_elo([1, 2, 3, 4, 5])
-    assert est.score == pytest.approx(2 / 3, abs=1e-4)  # zero counts: none here
+def test_elo_and_los_by_hand():
+    # 30 pairs; per-game score mu = (0.5 + 1.5 + 3 + 5) / 15 = 2/3, so Elo = 400 log10(2) = 120.41.
+    counts = [2, 4, 6, 8, 10]
+    est = stats.pentanomial_elo(counts)
+    assert est.score == pytest.approx(2 / 3)  # the raw mean: no zero count here anyway
     assert est.elo == pytest.approx(400 * math.log10(2), abs=0.05)
-    # standard library: per-pair variance, se of the per-game mean, normal quantile
-    pairs = [k / 2 for k, c in enumerate([1, 2, 3, 4, 5]) for _ in range(c)]
+    # fishtest's LOS: per-pair variance, se of the per-game mean, normal CDF
+    pairs = [k / 2 for k, c in enumerate(counts) for _ in range(c)]
     se = math.sqrt(statistics.pvariance(pairs) / len(pairs)) / 2
-    z = statistics.NormalDist().inv_cdf(0.975)
-
-    def elo(s):
-        return -400 * math.log10(1 / s - 1)
-
-    assert est.low == pytest.approx(elo(2 / 3 - z * se), abs=0.05)
-    assert est.high == pytest.approx(elo(2 / 3 + z * se), abs=0.05)
-    assert (est.low, est.high) == pytest.approx((6.2, 268.7), abs=0.1)  # worked out on paper
     assert est.los == pytest.approx(statistics.NormalDist().cdf((2 / 3 - 0.5) / se), abs=1e-9)
+    # below LOS_MIN_PAIRS pairs the normal approximation is not trusted: no LOS
+    assert stats.pentanomial_elo([1, 2, 3, 4, 5]).los is None
+
+
+def test_interval_is_where_the_likelihood_ratio_reaches_the_chi2_quantile():
+    """Each bound is a mean score whose maximum-likelihood distribution (found here by brute-force
+    optimisation) lies 3.84 / 2 below the sample's log-likelihood."""
+    for counts in ([1, 2, 3, 4, 5], [0, 0, 1, 2, 4], [3, 10, 40, 12, 2]):
+        est = stats.pentanomial_elo(counts)
+        n = [c if c else 1e-3 for c in counts]
+        probs = [c / sum(n) for c in n]
+        for bound in (est.low, est.high):
+            q = _brute_mle(probs, stats.score_of_elo(bound))
+            assert 2 * sum(n) * sum(p * math.log(p / x) for p, x in zip(probs, q)) == pytest.approx(3.8415, abs=2e-3)
+        assert est.low < est.elo < est.high
+
+
+def test_one_won_pair_is_not_proof():
+    """fishtest's normal interval after one won pair was [+408.6, +1199.8] with LOS 100 %: it never holds
+    the truth.  The likelihood-ratio interval reaches well below 0 and no LOS is given."""
+    est = stats.pentanomial_elo([0, 0, 0, 0, 1])
+    assert est.score == 1.0  # the raw mean, not fishtest's regularised 0.9975
+    assert est.low < -250 and est.high == pytest.approx(400 * math.log10(999))
+    assert est.los is None
+
+
+def test_normalized_elo_and_sprt_match_fishtest_and_fastchess():
+    # fastchess's tests "normalized pentanomial 1 / 2" and "logistic pentanomial 2" (its Stats are
+    # LL, LD, WL, DD, WD, WW: WL and DD are both the middle count here)
+    assert stats.llr_normalized([365, 16618, 36229, 16974, 390], 0, 2) == pytest.approx(2.25, abs=0.01)
+    assert stats.llr_normalized([127, 4883, 10712, 5150, 104], -1.75, 0.25) == pytest.approx(3.01, abs=0.01)
+    assert stats.llr_pentanomial([871, 26175, 55983, 26678, 821], 0, 2) == pytest.approx(-4.98, abs=0.01)
+    sprt = stats.Sprt(0, 2, model="normalized")
+    assert sprt.llr([365, 16618, 36229, 16974, 390]) == pytest.approx(2.25, abs=0.01)
+    # nElo = (mu - 1/2) / sqrt(2 var) * 800 / ln 10, var the per-pair variance of the per-game score
+    counts = [2, 4, 6, 8, 10]
+    pairs = [k / 4 for k, c in enumerate(counts) for _ in range(c)]
+    nelo = (2 / 3 - 0.5) / math.sqrt(2 * statistics.pvariance(pairs)) * 800 / math.log(10)
+    assert stats.pentanomial_elo(counts).nelo == pytest.approx(nelo)
+    with pytest.raises(ValueError, match="model"):
+        stats.Sprt(model="bayesian")
+    with pytest.raises(ValueError, match="within"):
+        stats.Sprt(0, 300, model="normalized")
 
 
 def test_elo_of_an_even_match_and_of_a_clean_sweep():
@@ -153,6 +189,41 @@ def test_intervals_shrink_with_data_and_are_reproducible():
     assert many[1].high - many[1].low < (few[1].high - few[1].low) / 3
     assert stats.rate(2, _simulate(truth, boards=20, seed=3)) == few  # seeded bootstrap
     assert 0.4 < few[1].los_next <= 1
+
+
+def test_a_pair_that_never_drew_keeps_an_honest_interval():
+    """One board, both games won by bot 0: the bootstrap alone gave [+140, +140]."""
+    rated = stats.rate(2, [stats.Cluster(0, 1, 2.0, 2)])
+    assert rated[0].elo == pytest.approx(200 * math.log10(5))  # 2.5 of 3 with the virtual draw
+    assert rated[0].low < 0 < rated[0].elo < rated[0].high
+    assert rated[0].los_next is None  # one pair: no likelihood of superiority
+
+
+def test_profile_interval_matches_a_brute_force_profile():
+    scores = np.array([[0, 3, 4], [1, 0, 2.5], [0, 1.5, 0]])
+    games = np.array([[0, 4, 4], [4, 0, 4], [4, 4, 0]])
+    low, high = stats.profile_intervals(scores, games)
+    off = 1 - np.eye(3)
+    s = scores + 0.5 * off
+
+    def nll(r):
+        d = (r[:, None] - r[None, :]) * math.log(10) / 400
+        return -(s * -np.logaddexp(0, -d)).sum()
+
+    top = -nll(stats.fit_elo(scores, games))
+    for k in range(3):
+        for bound in (low[k], high[k]):
+            # maximise over the ratings with r_k - mean(r) = bound: the others free, their sum -bound
+            def restricted(x, k=k, bound=bound):
+                r = np.insert(x, k, 0.0)
+                r = r - r.mean() + 0.0
+                r[k] = bound
+                others = [j for j in range(3) if j != k]
+                r[others] += (-bound - r[others].sum()) / 2
+                return nll(r)
+            best = scipy.optimize.minimize(restricted, np.zeros(2), method="Nelder-Mead",
+                                           options={"xatol": 1e-8, "fatol": 1e-10}).fun
+            assert top + best == pytest.approx(3.8415 / 2, abs=1e-3)
 
 
 def test_mean_interval_by_hand():

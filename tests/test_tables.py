@@ -88,6 +88,28 @@ def test_pentanomial_counts_and_match_line():
     assert float(fields["low"]) < float(fields["elo"]) < float(fields["high"])
     assert float(fields["upper"]) == pytest.approx(math.log(19), abs=1e-3)
     assert "llr" not in tables.match_line([0, 0, 0, 1, 1], None, "running")
+    assert fields["score"] == "0.8750" and fields["model"] == "logistic" and fields["los"] == "-"
+    normalized = dict(word.split("=") for word in
+                      tables.match_line([2, 4, 6, 8, 10], stats.Sprt(0, 5, model="normalized"), "running").split())
+    assert normalized["model"] == "normalized" and float(normalized["nelo"]) > 0 and normalized["los"] != "-"
+
+
+def test_data_formats_give_numbers_and_nulls():
+    """``show --format json``: faults 0 (not "-"), percentages and intervals as numbers, null where none."""
+    config = _two_player_config(["x", "y", "z"], ["g/b1"])
+    records = [_game("g/b1", "x", "y", 0), _game("g/b1", "y", "x", 1)]
+    data = tables.data(config, records)["tables"]
+    standings = {row[1]: dict(zip(data["standings"]["headers"], row)) for row in data["standings"]["rows"]}
+    assert standings["x"]["faults"] == 0 and standings["x"]["score %"] == 100 and standings["x"]["crash"] == 0
+    assert standings["z"]["score %"] is None and standings["z"]["games"] == 0
+    ratings = {row[1]: dict(zip(data["ratings"]["headers"], row)) for row in data["ratings"]["rows"]}
+    assert all(isinstance(ratings["x"][key], (int, float)) for key in ("Elo", "low", "high"))
+    assert ratings["x"]["LOS %"] is None  # one pair of games: no likelihood of superiority
+    cross = {row[0]: row for row in data["crosstable"]["rows"]}
+    assert cross["x"][2] == 6 and cross["x"][3] is None
+    csv_text = tables.standings(["x", "y", "z"], records, "csv").splitlines()
+    assert csv_text[0].split(",")[7] == "faults" and csv_text[1].split(",")[7] == "0"
+    assert "-" not in tables.standings(["x", "y", "z"], records, "plain").split("score %")[1]
 
 
 def test_an_unfinished_tournament_ranks_by_points_per_game_and_says_so():

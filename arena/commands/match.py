@@ -43,13 +43,18 @@ LINE_HELP = """\
 output: one line on standard output each time a pair of games (one board, both seat orders) ends,
 all figures from A's side:
 
-  pairs=N penta=n0,n1,n2,n3,n4 score=S elo=E low=L high=H los=P [llr=X lower=Y upper=Z] result=R
+  pairs=N penta=n0,n1,n2,n3,n4 score=S model=M [nelo=X] elo=E low=L high=H los=P
+  [llr=X lower=Y upper=Z] result=R
 
   penta   pairs in which A scored 0, 1/2, 1, 3/2, 2 (a win 1, a draw 1/2)
-  score   A's mean score per game; elo, low, high: the Elo difference and its 95 % interval from
-          the pentanomial variance; los: the likelihood of superiority in %
+  score   A's mean score per game (as played)
+  model   the Elo model of the --sprt bounds: logistic, or normalized (then nelo: A's normalized Elo)
+  elo     A's logistic Elo advantage; low, high: its 95 % likelihood-ratio interval (honest from one
+          pair on; +-1199.8 is the cap of a score of 0.999 or 0.001)
+  los     the likelihood of superiority in %, from 20 pairs on ("-" before)
   llr     with --sprt: the log-likelihood ratio and the bounds at which the test stops
-  result  running, H1, H0, max-pairs or no-more-boards
+  result  running, H1, H0, max-pairs or no-more-boards (each pair's line once: the last line
+          carries the reason it stopped)
 
 After the last line, one sentence: "H1 accepted: A is stronger than B", "H0 accepted: A is not
 stronger than B", or why it stopped without a decision.  Interrupted? Run the same command with
@@ -90,9 +95,10 @@ def _add_match_options(parser: argparse.ArgumentParser) -> None:
                         "unlimited with --sprt, else required)")
     parser.add_argument("--sprt", nargs="*", metavar="KEY=VALUE",
                         help="stop when a sequential probability ratio test decides between H0: A's Elo over B "
-                        "is elo0 and H1: it is elo1 (logistic Elo, a score of 1/(1+10^(-elo/400))), with "
-                        "error rates alpha and beta (default elo0=0 elo1=10 alpha=0.05 beta=0.05); "
-                        "the GSPRT of fishtest on pentanomial counts")
+                        "is elo0 and H1: it is elo1, with error rates alpha and beta (default elo0=0 elo1=10 "
+                        "alpha=0.05 beta=0.05); model=logistic (default: a score of 1/(1+10^(-elo/400))) or "
+                        "model=normalized (elo0 and elo1 in normalized Elo, within +-200, as fishtest and "
+                        "fastchess give bounds today); the GSPRT of fishtest on pentanomial counts")
     add_run_options(parser)
 
 
@@ -104,12 +110,18 @@ def _options_parser() -> argparse.ArgumentParser:
 
 
 def parse_sprt(words: list[str]) -> stats.Sprt:
-    """``elo0=0 elo1=10 alpha=0.05 beta=0.05`` (any subset) as an Sprt."""
-    values: dict[str, float] = {}
+    """``elo0=0 elo1=10 alpha=0.05 beta=0.05 model=logistic`` (any subset) as an Sprt."""
+    values: dict[str, Any] = {}
     for word in words:
         key, sep, value = word.partition("=")
+        if sep and key == "model":
+            if value not in stats.MODELS:
+                raise ArenaError(f"--sprt: model must be one of {', '.join(stats.MODELS)}, got {value!r}")
+            values[key] = value
+            continue
         if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
-            raise ArenaError(f"--sprt: expected elo0=, elo1=, alpha= or beta= followed by a number, got {word!r}")
+            raise ArenaError(f"--sprt: expected elo0=, elo1=, alpha= or beta= followed by a number, or "
+                             f"model=logistic|normalized, got {word!r}")
         try:
             values[key] = float(value)
         except ValueError:
@@ -190,7 +202,7 @@ def main(args: argparse.Namespace) -> int:
                   "generate": None if generate is None else {"game": generate[0].GAME, **vars(generate[1])}},
     }
     store.start(config, overwrite=args.overwrite)
-    match = _Match(template, store, sprt, args.jobs)
+    match = _Match(template, store, sprt, args.jobs, args.max_pairs, None if generate else len(given))
     boards = iter(given) if generate is None else _generated(referee, *generate, store.folder / "boards",
                                                                match.boards)
     return _play(match, boards, args, name)
@@ -204,8 +216,11 @@ class _Match:
     """The state of a match; it stands in for the Store in ``tournament.run``,
     so that it sees every game as it is recorded."""
 
-    def __init__(self, template: tournament.Tournament, store: Store, sprt: stats.Sprt | None, jobs: int):
+    def __init__(self, template: tournament.Tournament, store: Store, sprt: stats.Sprt | None, jobs: int,
+                 max_pairs: int | None = None, boards: int | None = None):
         self.template, self.store, self.sprt, self.jobs = template, store, sprt, jobs
+        self.max_pairs, self.boards_given = max_pairs, boards  # where the match stops undecided
+        self.printed = -1  # the pairs of the last line printed: each pair's line is printed once
         self.a, self.b = (bot.name for bot in template.bots)
         self._pairs = tables.Pairs(self.a)
         self.recorded: set[str] = set()  # the ids of the games recorded
@@ -231,6 +246,23 @@ class _Match:
     def decision(self) -> str | None:
         return tables.match_result(self.counts, self.sprt)
 
+    def stop(self) -> str | None:
+        """The decision, or why the match stops at these pairs without one, or None (play on)."""
+        decided = self.decision()
+        if decided:
+            return decided
+        if self.max_pairs is not None and self.pairs >= self.max_pairs:
+            return "max-pairs"
+        if self.boards_given is not None and self.pairs >= self.boards_given:
+            return "no-more-boards"
+        return None
+
+    def say(self, result: str) -> None:
+        """Print the line of the pairs so far, unless it was printed already."""
+        if self.pairs != self.printed:
+            print(self.line(result), flush=True)
+            self.printed = self.pairs
+
     def line(self, result: str = "running") -> str:
         return tables.match_line(self.counts, self.sprt, result)
 
@@ -241,10 +273,10 @@ class _Match:
         self.store.append(record)
         if not self._count(record):
             return
-        decided = self.decision()
-        print(self.line(decided or "running"), flush=True)
-        if decided:
-            raise _Decided(decided)
+        stopped = self.stop()
+        self.say(stopped or "running")
+        if stopped:
+            raise _Decided(stopped)
 
     def play(self, boards: list[tuple[Board, Any]]) -> None:
         tournament.run(replace(self.template, boards=tuple(boards)), self, jobs=self.jobs, recorded=self.recorded)
@@ -256,17 +288,17 @@ def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Nam
     resume = shlex.join(["arena", *sys.argv[1:]] + ([] if args.name else ["--name", name]))
     log.info("results in %s (to resume if interrupted: %s)", match.store.folder, resume)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    result = match.stop()
     if match.pairs:
-        print(match.line(match.decision() or "running"), flush=True)
-    result = match.decision()
+        match.say(result or "running")
     limited = itertools.islice(boards, args.max_pairs)
     try:
         while result is None and (batch := list(itertools.islice(limited, BATCH_PER_JOB * args.jobs))):
             match.play(batch)
-        if result is None:
+        if result is None:  # the boards ran out (a pair left incomplete, say): its last line says so
             reached = args.max_pairs is not None and match.pairs >= args.max_pairs
             result = "max-pairs" if reached else "no-more-boards"
-            print(match.line(result), flush=True)
+            match.say(result)
     except _Decided as decided:
         result = decided.args[0]
     except KeyboardInterrupt:
