@@ -33,7 +33,9 @@ header .sub { color: #c9d2e3; margin-top: 4px; }
 header a { color: #9cc3ff; }
 main { padding: 16px 24px 40px; }
 .chip { display: inline-block; padding: 1px 9px; border-radius: 10px; color: #fff; font-weight: 600; }
-table.t { border-collapse: collapse; margin: 8px 0 22px; background: var(--panel); }
+.scroll { overflow-x: auto; max-width: 100%; margin: 8px 0 22px; }
+table.t { border-collapse: collapse; background: var(--panel); }
+table.t th a { display: inline; }
 table.t th, table.t td { border: 1px solid var(--line); padding: 4px 10px; text-align: right; }
 table.t th { background: #eef1f5; }
 table.t td.l, table.t th.l { text-align: left; }
@@ -48,9 +50,15 @@ pre { background: #f3f4f6; border: 1px solid var(--line); padding: 8px; max-heig
 
 REPLAY_STYLE = """
 .layout { display: flex; gap: 24px; align-items: flex-start; flex-wrap: wrap; }
+@media (min-width: 1000px) { .layout { flex-wrap: nowrap; } }
 .boards { display: flex; gap: 18px; flex-wrap: wrap; align-items: flex-start; }
 .gridbox .title { font-size: 13px; color: var(--muted); margin-bottom: 4px; text-align: center; }
 .grid { display: grid; gap: 1px; background: #b9b4a7; border: 2px solid #6b665b; border-radius: 3px; }
+.framed { display: grid; gap: 0; }
+.lab { font: 11px/1 ui-monospace, "DejaVu Sans Mono", monospace; color: var(--muted); display: flex;
+       align-items: center; justify-content: center; font-variant-numeric: tabular-nums; }
+.lab.row { justify-content: flex-end; padding-right: 3px; }
+.lab.col { align-items: flex-end; padding-bottom: 2px; }
 .sq { width: var(--cell); height: var(--cell); display: flex; background: #f4f1ea; }
 .sq.wood { background: #e9d8b4; }
 .c { flex: 1; display: flex; align-items: center; justify-content: center; position: relative;
@@ -106,7 +114,7 @@ SCRIPT = """
       const prev = frames[i - 1].grids[j];
       const cells = prev.cells.slice();
       g.d.forEach(([k, cell]) => { cells[k] = cell; });
-      return {title: g.title, cols: prev.cols, cells: cells};
+      return {title: g.title, cols: prev.cols, origin: prev.origin, cells: cells};
     });
     frames.push(Object.assign({}, step, {grids: grids}));
   });
@@ -115,9 +123,19 @@ SCRIPT = """
   slider.max = frames.length - 1;
   let at = 0, timer = null;
 
-  function cellSize(cols, count) {
-    const room = Math.min(window.innerWidth - 420, 900) / Math.min(count, 4);
-    return Math.max(14, Math.min(44, Math.floor(room / cols) - 1));
+  // Fit the boards to the window both ways: beside the panel where the window is wide enough,
+  // above it otherwise, and never taller than the room under the controls.
+  function cellSize(g, count) {
+    const rows = Math.ceil(g.cells.length / g.cols);
+    const beside = window.innerWidth >= 1000;
+    const width = (window.innerWidth - 48 - (beside ? 380 : 0)) - 30 * Math.min(count, 4);
+    const perRow = Math.min(count, Math.max(1, Math.floor(width / (g.cols * 16))));
+    const across = width / perRow / g.cols;
+    const stacks = Math.ceil(count / perRow);
+    const top = $('boards').getBoundingClientRect().top + window.scrollY;
+    const height = Math.max(200, window.innerHeight - top - 70) / stacks - 40;
+    const down = height / (rows + 1);
+    return Math.max(12, Math.min(44, Math.floor(Math.min(across, down)) - 1));
   }
   function drawGrid(g, count) {
     const box = document.createElement('div');
@@ -127,8 +145,33 @@ SCRIPT = """
     title.textContent = g.title;
     const grid = document.createElement('div');
     grid.className = 'grid';
-    grid.style.setProperty('--cell', cellSize(g.cols, count) + 'px');
+    const size = cellSize(g, count);
+    grid.style.setProperty('--cell', size + 'px');
     grid.style.gridTemplateColumns = 'repeat(' + g.cols + ', var(--cell))';
+    // coordinates as the game counts them: rows down the left, columns along the top
+    const origin = g.origin || 0, rows = Math.ceil(g.cells.length / g.cols);
+    const framed = document.createElement('div');
+    framed.className = 'framed';
+    framed.style.gridTemplateColumns = '22px auto';
+    framed.style.gridTemplateRows = '16px auto';
+    const cols = document.createElement('div');
+    cols.style.display = 'grid';
+    cols.style.gridTemplateColumns = 'repeat(' + g.cols + ', ' + size + 'px)';
+    cols.style.gap = '1px';
+    cols.style.padding = '0 2px';
+    for (let c = 0; c < g.cols; c++) {
+      const l = document.createElement('div'); l.className = 'lab col'; l.textContent = origin + c; cols.appendChild(l);
+    }
+    const rowLabels = document.createElement('div');
+    rowLabels.style.display = 'grid';
+    rowLabels.style.gridTemplateRows = 'repeat(' + rows + ', ' + size + 'px)';
+    rowLabels.style.gap = '1px';
+    rowLabels.style.padding = '2px 0';
+    for (let r = 0; r < rows; r++) {
+      const l = document.createElement('div'); l.className = 'lab row'; l.textContent = origin + r;
+      rowLabels.appendChild(l);
+    }
+    framed.append(document.createElement('div'), cols, rowLabels, grid);
     g.cells.forEach((cell, k) => {
       const [text = '', fill = '', classes = '', key] = cell;
       const sq = document.createElement('div');
@@ -141,7 +184,7 @@ SCRIPT = """
       sq.appendChild(c);
       grid.appendChild(sq);
     });
-    box.append(title, grid);
+    box.append(title, framed);
     return box;
   }
   function show(i) {
@@ -205,6 +248,7 @@ SCRIPT = """
     show(wanted === 'end' ? frames.length - 1 : Number(wanted) || 0);
   }
   window.addEventListener('hashchange', fromHash);
+  window.addEventListener('resize', () => show(at));
   fromHash();
 })();
 """

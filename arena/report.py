@@ -1,7 +1,9 @@
 """A tournament's static HTML report: ``index.html`` with the tables (the
 crosstable's cells open the games of that pair, a one-player game's score
-cells open that game), the faults with their messages, CPU time per bot, and
-one replay page per game under ``games/``.  Plain files: they open from the
+cells open that game, every bot's name opens its page), the faults with their
+messages, CPU time per bot, every game (sortable by board, seats, result),
+one replay page per game under ``games/`` and one page per bot under
+``bots/`` (its games, its results per board, its faults, its CPU per move).  Plain files: they open from the
 file system, without a server, for a finished or an interrupted tournament.
 """
 
@@ -36,11 +38,12 @@ class Game(NamedTuple):
     page: str  # its replay page, relative to the report folder
 
     @classmethod
-    def of(cls, record: dict[str, Any], page: str) -> Game:
+    def of(cls, record: dict[str, Any], page: str, moves: int | None = None) -> Game:
+        """``moves``: what the player did (a one-shot game's operations), by default its invocations."""
         points = record.get("points")
         return cls(record["id"], tuple(record["seats"]), record["board"]["name"],
-                   tuple(points) if points is not None else None, len(record["moves"]),
-                   replay.outcome_text(record), page)
+                   tuple(points) if points is not None else None,
+                   len(record["moves"]) if moves is None else moves, replay.outcome_text(record), page)
 
 
 class PageNames:
@@ -95,6 +98,7 @@ def build(store: Store, out: Path, *, progress: Callable[[str], None] = lambda t
     (out / "games").mkdir(parents=True, exist_ok=True)
     legend = views.legend(config["game"])
     referee = replay.get_referee(config["game"])
+    one_shot = referee.protocol == "one-shot"
     boards: dict[tuple[str, str], Any] = {}  # (name, sha256) -> the board's initial state
     names, games, faults, cpu = PageNames(), [], [], _Cpu()
     tally = tables.Tally.of(config, ())
@@ -105,18 +109,39 @@ def build(store: Store, out: Path, *, progress: Callable[[str], None] = lambda t
             boards[board] = replay.recorded_board(referee, store, record)[1]
         game = replay.replay(referee, boards[board], record)
         (out / page).write_text(replay_page(game, legend=legend, back="../index.html"), encoding="utf-8")
-        games.append(Game.of(record, page))
+        # a one-shot game is one invocation: count its operations, as its replay steps through them
+        operations = sum(1 for step in game.steps if step.entry is not None) if one_shot else None
+        games.append(Game.of(record, page, operations))
         faults += _fault_rows(record, page)
         cpu.add(record, page)
         tally.add(record)
         progress(f"[{number}/{total}] {display(record['id'])}")
+    bots = BotPages([bot["name"] for bot in config["bots"]] + sorted({s for g in games for s in g.seats}))
     if config["players"] == 2:
         (out / "pairs").mkdir(exist_ok=True)
         for (a, b), played in pairs(games).items():
-            (out / pair_page(a, b)).write_text(_pair_html(a, b, played), encoding="utf-8")
+            (out / pair_page(a, b)).write_text(_pair_html(a, b, played, bots), encoding="utf-8")
+    (out / "bots").mkdir(exist_ok=True)
+    for bot, name in bots.pages.items():
+        (out / name).write_text(_bot_html(bot, config, games, faults, cpu, bots), encoding="utf-8")
     index = out / "index.html"
-    index.write_text(_index_html(store, config, tally, games, faults, cpu), encoding="utf-8")
+    index.write_text(_index_html(store, config, tally, games, faults, cpu, bots), encoding="utf-8")
     return index
+
+
+class BotPages:
+    """Each bot's page, relative to the report folder (``bots/NAME.html``, distinct for names alike)."""
+
+    def __init__(self, bots: Iterable[str]) -> None:
+        names = PageNames()
+        self.pages: dict[str, str] = {}
+        for bot in bots:
+            if bot not in self.pages:
+                self.pages[bot] = "bots/" + names.add(bot).removeprefix("games/")
+
+    def link(self, bot: Any, up: str = "") -> str | None:
+        page = self.pages.get(bot) if isinstance(bot, str) else None
+        return None if page is None else up + page
 
 
 def pairs(games: Iterable[Game]) -> dict[tuple[str, str], list[Game]]:
@@ -135,19 +160,28 @@ def pair_page(a: str, b: str) -> str:
 
 # ---------------------------------------------------------------- index
 def _index_html(store: Store, config: dict[str, Any], tally: tables.Tally, games: list[Game],
-                faults: list[tuple[list[Any], str]], cpu: _Cpu) -> str:
+                faults: list[tuple[list[Any], str]], cpu: _Cpu, bots: BotPages) -> str:
     data = tables.data(config, tally)
     state = "finished" if data["played"] >= data["expected"] else "interrupted or still running: resume it with the same command"
     parts = [(f"<header><h1>{html.escape(store.folder.name)}</h1><div class=\"sub\">{html.escape(config['game'])}"
              f" · {data['played']} of {data['expected']} games played ({html.escape(state)})"
              f" · limits: {html.escape(_limits(config))}</div></header><main>")]
     for name, table in data["tables"].items():
+        headers, rows = _quiet_fault_columns(table["headers"], table["rows"])
         parts.append(f"<h2>{html.escape(table['title'])}</h2>")
-        parts.append(_table(table["headers"], table["rows"], _cell_link(name, table, games)))
-    parts += _faults(faults)
-    parts += _cpu(cpu)
-    parts += _games(games)
-    return page(f"{store.folder.name} – arena report", "".join(parts) + "</main>")
+        parts.append(_table(headers, rows, _cell_link(name, {**table, "headers": headers, "rows": rows}, games, bots),
+                            header_link=bots.link))
+    parts += _faults(faults, bots)
+    parts += _cpu(cpu, bots)
+    parts += _games(games, bots)
+    return page(f"{store.folder.name} – arena report", "".join(parts) + "</main>", script=SORT_SCRIPT)
+
+
+def _quiet_fault_columns(headers: list[str], rows: list[list[Any]]) -> tuple[list[str], list[list[Any]]]:
+    """The standings without the per-verdict fault columns that are 0 throughout (the data formats keep them)."""
+    drop = {c for c, h in enumerate(headers) if h in tables.FAULTS and not any(row[c] for row in rows)}
+    return ([h for c, h in enumerate(headers) if c not in drop],
+            [[v for c, v in enumerate(row) if c not in drop] for row in rows])
 
 
 def _limits(config: dict[str, Any]) -> str:
@@ -160,32 +194,45 @@ def _limits(config: dict[str, Any]) -> str:
     ])) or "-"
 
 
-def _cell_link(name: str, table: dict[str, Any], games: list[Game]) -> Link:
+def _cell_link(name: str, table: dict[str, Any], games: list[Game], bots: BotPages) -> Link:
     """Where a table's cell links: crosstable cells to the pair's games, score
-    cells to the game, bot names nowhere."""
+    cells to the game, bot names to the bot's page."""
     headers = table["headers"]
+    bot_column = headers.index("bot") if "bot" in headers else None
+
+    def bot(row: int, col: int, value: Any) -> str | None:
+        return bots.link(value) if col == bot_column else None
     if name == "crosstable":
         played = set(pairs(games))
 
         def cross(row: int, col: int, value: Any) -> str | None:
             a, b = table["rows"][row][0], headers[col]
-            return pair_page(a, b) if col > 0 and tuple(sorted((a, b))) in played and a != b else None
+            if col == 0:
+                return bots.link(a)
+            return pair_page(a, b) if tuple(sorted((a, b))) in played and a != b else None
         return cross
     if name == "scores":
         by_cell = {(game.seats[0], game.board): game.page for game in games}
 
         def score(row: int, col: int, value: Any) -> str | None:
-            return by_cell.get((table["rows"][row][1], headers[col]))
+            return bot(row, col, value) or by_cell.get((table["rows"][row][1], headers[col]))
         return score
-    return lambda row, col, value: None
+    return bot
 
 
 def _table(headers: list[str], rows: list[list[Any]], link: Link = lambda r, c, v: None,
-           css: str = "t") -> str:
-    """An HTML table; ``link`` gives a cell's target (or None). Text is left-aligned, numbers right."""
+           css: str = "t", header_link: Callable[[Any], str | None] = lambda h: None, sortable: bool = False) -> str:
+    """An HTML table in a box of its own that scrolls sideways when it is wider than the page;
+    ``link`` gives a cell's target (or None), ``header_link`` a header's (a crosstable's bot).
+    Text is left-aligned, numbers right; ``sortable``: a click on a header sorts by it."""
     text_columns = {c for c, value in enumerate(rows[0]) if _is_text(value)} if rows else set()
     left = ' class="l"'
-    head = "".join(f"<th{left if c in text_columns else ''}>{html.escape(str(h))}</th>" for c, h in enumerate(headers))
+
+    def header(c: int, h: Any) -> str:
+        target = header_link(h) if c else None
+        text = html.escape(display(str(h)))
+        return f'<a href="{html.escape(target)}">{text}</a>' if target else text
+    head = "".join(f"<th{left if c in text_columns else ''}>{header(c, h)}</th>" for c, h in enumerate(headers))
     body = []
     for r, row in enumerate(rows):
         cells = []
@@ -196,7 +243,9 @@ def _table(headers: list[str], rows: list[list[Any]], link: Link = lambda r, c, 
             cells.append(f'<td{klass}><a href="{html.escape(target)}">{text or "·"}</a></td>' if target
                          else f"<td{klass}>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f'<table class="{css}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    css += " sortable" if sortable else ""
+    return (f'<div class="scroll"><table class="{css}"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
 def _is_text(value: Any) -> bool:
@@ -204,7 +253,10 @@ def _is_text(value: Any) -> bool:
 
 
 def _show(value: Any) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    """A cell as text: a number as short as it reads, null as empty, a bot's text as display text."""
+    if value is None:
+        return ""
+    return f"{value:g}" if isinstance(value, float) else display(str(value))
 
 
 def _fault_rows(record: dict[str, Any], page: str) -> list[tuple[list[Any], str]]:
@@ -214,44 +266,113 @@ def _fault_rows(record: dict[str, Any], page: str) -> list[tuple[list[Any], str]
             for number, move in enumerate(record["moves"], start=1) if move["verdict"] != "ok"]
 
 
-def _faults(faults: list[tuple[list[Any], str]]) -> list[str]:
+def _faults(faults: list[tuple[list[Any], str]], bots: BotPages, up: str = "") -> list[str]:
     if not faults:
         return ["<h2>Faults</h2><p>None: every bot answered every time, in time, legally.</p>"]
     rows, links = [row for row, _ in faults], [link for _, link in faults]
     return ["<h2>Faults</h2>",
             _table(["game", "bot", "move", "verdict", "message"], rows,
-                   lambda r, c, v: links[r] if c == 0 else None)]
+                   lambda r, c, v: up + links[r] if c == 0 else bots.link(v, up) if c == 1 else None)]
 
 
-def _cpu(cpu: _Cpu) -> list[str]:
+def _cpu(cpu: _Cpu, bots: BotPages, only: str | None = None, up: str = "") -> list[str]:
     """CPU seconds per invocation, per bot: median, max (linked to its game), count."""
     rows, links = [], []
-    for bot in sorted(cpu.times):
+    for bot in sorted(cpu.times) if only is None else [only] if only in cpu.times else []:
         times, (worst, game_id, page) = cpu.times[bot], cpu.worst[bot]
         rows.append([bot, len(times), f"{statistics.median(times):.3f}", f"{worst:.3f}", game_id])
-        links.append(page)
+        links.append(up + page)
     return ["<h2>CPU time per invocation (seconds)</h2>",
-            _table(["bot", "moves", "median", "max", "game of the max"], rows,
-                   lambda r, c, v: links[r] if c == 4 else None)]
+            _table(["bot", "invocations", "median", "max", "game of the max"], rows,
+                   lambda r, c, v: links[r] if c == 4 else bots.link(v, up) if c == 0 else None)]
 
 
-def _games(games: list[Game]) -> list[str]:
-    rows = [[game.id, game.moves, game.outcome] for game in games]
-    return ["<h2>Every game</h2>", _table(["game", "moves", "result"], rows,
-                                          lambda r, c, v: games[r].page if c == 0 else None)]
+def _games(games: list[Game], bots: BotPages, up: str = "", title: str = "Every game") -> list[str]:
+    """Every game by board, then seats (a click on a header sorts by that column)."""
+    ordered = sorted(games, key=lambda g: (g.board, g.seats))
+    rows = [[g.board, *_seat_cells(g), g.moves, _points_text(g), g.outcome, "replay"] for g in ordered]
+    two = any(len(g.seats) == 2 for g in games)
+    headers = ["board", *(["first", "second"] if two else ["bot"]), "moves", "points" if two else "score",
+               "result", "game"]
+    seat_columns = {1, 2} if two else {1}
+
+    def link(r: int, c: int, v: Any) -> str | None:
+        if c in seat_columns:
+            return bots.link(v, up)
+        return up + ordered[r].page if c == len(headers) - 1 else None
+    return [f"<h2>{html.escape(title)} <span class=\"hint\">(click a header to sort)</span></h2>",
+            _table(headers, rows, link, sortable=True)]
+
+
+def _seat_cells(game: Game) -> list[str]:
+    return list(game.seats[:2])
+
+
+def _points_text(game: Game) -> Any:
+    if game.points is not None:
+        return " - ".join(_show(p) for p in game.points)
+    return ""
+
+
+SORT_SCRIPT = """<script>
+document.querySelectorAll('table.sortable').forEach((table) => {
+  table.querySelectorAll('th').forEach((th, col) => {
+    th.style.cursor = 'pointer';
+    th.title = 'sort by this column';
+    th.addEventListener('click', () => {
+      const body = table.tBodies[0];
+      const up = th.dataset.sorted !== 'up';
+      table.querySelectorAll('th').forEach((h) => { delete h.dataset.sorted; });
+      th.dataset.sorted = up ? 'up' : 'down';
+      const key = (row) => row.cells[col].textContent.trim();
+      const rows = Array.from(body.rows);
+      const numeric = rows.every((r) => key(r) === '' || !isNaN(Number(key(r))));
+      rows.sort((a, b) => {
+        const x = key(a), y = key(b);
+        const order = numeric ? Number(x) - Number(y) : x.localeCompare(y, undefined, {numeric: true});
+        return up ? order : -order;
+      });
+      body.append(...rows);
+    });
+  });
+});
+</script>"""
 
 
 # ---------------------------------------------------------------- pair pages
-def _pair_html(a: str, b: str, games: list[Game]) -> str:
-    rows, links = [], []
-    for game in games:
-        points = game.points or (None, None)
-        rows.append([game.board, " vs ".join(game.seats), game.moves, " - ".join(_show(p) for p in points),
-                     game.outcome])
-        links.append("../" + game.page)
-    body = (f"<header><h1>{html.escape(a)} and {html.escape(b)}</h1><div class=\"sub\">"
+def _pair_html(a: str, b: str, games: list[Game], bots: BotPages) -> str:
+    shown_a, shown_b = html.escape(display(a)), html.escape(display(b))
+    body = (f"<header><h1>{shown_a} and {shown_b}</h1><div class=\"sub\">"
             f"{len(games)} games · <a href=\"../index.html\">back to the report</a></div></header><main>"
-            + _table(["board", "seats (first vs second)", "moves", "points", "result"], rows,
-                     lambda r, c, v: links[r] if c in (0, 1) else None)
-            + "</main>")
-    return page(f"{a} and {b} – arena report", body)
+            + "".join(_games(games, bots, "../", "Their games")) + "</main>")
+    return page(f"{display(a)} and {display(b)} – arena report", body, script=SORT_SCRIPT)
+
+
+# ---------------------------------------------------------------- bot pages
+def _bot_html(bot: str, config: dict[str, Any], games: list[Game], faults: list[tuple[list[Any], str]],
+              cpu: _Cpu, bots: BotPages) -> str:
+    """A bot's page: its results per board, its games, its faults with their messages, its CPU per move."""
+    own = [g for g in games if bot in g.seats]
+    two = config["players"] == 2
+    if two:
+        per_board: dict[str, list[float]] = defaultdict(lambda: [0.0, 0, 0, 0, 0])  # points, games, W, D, L
+        for g in own:
+            points = g.points[g.seats.index(bot)] if g.points else 0.0
+            row = per_board[g.board]
+            row[0] += points
+            row[1] += 1
+            row[2 + {3.0: 0, 1.5: 1}.get(points, 2)] += 1
+        rows = [[board, f"{v[0]:g}", *map(int, v[1:])] for board, v in sorted(per_board.items())]
+        headers = ["board", "points", "games", "won", "drawn", "lost"]
+    else:
+        rows = [[g.board, g.outcome] for g in sorted(own, key=lambda g: g.board)]
+        headers = ["board", "result"]
+    shown = html.escape(display(bot))
+    mine = [(row, link) for row, link in faults if row[1] == bot]
+    body = (f"<header><h1>{shown}</h1><div class=\"sub\">{html.escape(config['game'])} · {len(own)} games · "
+            f"<a href=\"../index.html\">back to the report</a></div></header><main>"
+            f"<h2>Results per board</h2>{_table(headers, rows)}"
+            + "".join(_faults(mine, bots, "../")) + "".join(_cpu(cpu, bots, bot, "../"))
+            + "".join(_games(own, bots, "../", "Its games")) + "</main>")
+    return page(f"{display(bot)} – arena report", body, script=SORT_SCRIPT)
+

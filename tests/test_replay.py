@@ -315,7 +315,7 @@ def test_report_in_a_real_browser(tournaments: dict[str, Path], tmp_path: Path) 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             for game, folder in sorted(tournaments.items()):
@@ -326,19 +326,38 @@ def test_report_in_a_real_browser(tournaments: dict[str, Path], tmp_path: Path) 
             assert errors == []
         finally:
             browser.close()
-    assert sorted(path.name for path in shots.iterdir()) == sorted(f"{g}.png" for g in tournaments)
+    expected = [f"{g}-{kind}-{size}.png" for g in tournaments for kind in ("report", "replay")
+                for size in ("1400x1000", "700x900")]
+    assert sorted(path.name for path in shots.iterdir()) == sorted(expected)
+    if os.environ.get("ARENA_SCREENSHOTS"):  # to look at them: ARENA_SCREENSHOTS=folder
+        shutil.copytree(shots, os.environ["ARENA_SCREENSHOTS"], dirs_exist_ok=True)
 
 
 def _check_report(page: Any, game: str, folder: Path, out: Path, shots: Path) -> None:
     page.goto((out / "index.html").as_uri())
     assert "games played" in page.text_content("header")
     replays = {r.record["id"]: r for r in _replays(folder)}
+    for size in ((1400, 1000), (700, 900)):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.screenshot(path=str(shots / f"{game}-report-{size[0]}x{size[1]}.png"), full_page=True)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    # every table scrolls in its own box: the page itself is never wider than the window
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1400
+    # bot names open the bot's page, which lists its games
+    page.click("table.t td a[href^='bots/']")
+    assert "/bots/" in page.url and "Its games" in page.text_content("main")
+    page.go_back()
+    # the list of every game sorts by a click on a header
+    page.click("table.sortable th:nth-child(1)")
+    page.click("table.sortable th:nth-child(1)")  # twice: descending
+    boards = page.eval_on_selector_all("table.sortable tbody tr td:first-child", "tds => tds.map(t => t.textContent)")
+    assert boards == sorted(boards, reverse=True)
     if referees.get(game).players == 2:
-        page.click("table.t:nth-of-type(2) td a")  # the first linked cell of the crosstable
+        page.click("table.t td a[href^='pairs/']")  # a crosstable cell: the games of that pair
         assert "/pairs/" in page.url
-        page.click("table.t td a")
+        page.click("table.t td a[href*='games/']")
     else:
-        page.click("table.t td a")  # a score cell opens its game
+        page.click("table.t td a[href^='games/']")  # a score cell opens its game
     assert "/games/" in page.url
     title = page.text_content("h1")
     game_replay = replays[title]
@@ -366,9 +385,22 @@ def _check_report(page: Any, game: str, folder: Path, out: Path, shots: Path) ->
     best = max(replays.values(), key=lambda r: len(r.steps))
     late = len(best.steps) * 2 // 3
     busiest = max(range(len(best.steps)), key=lambda k: (len(best.steps[k].frame.grids), k <= late, k))
-    page.goto((out / _page_of(out, best.record["id"])).as_uri() + f"#{busiest}")
-    page.wait_for_selector(".grid")
-    page.screenshot(path=str(shots / f"{game}.png"), full_page=True)
+    for width, height in ((1400, 1000), (700, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto((out / _page_of(out, best.record["id"])).as_uri() + f"#{busiest}")
+        page.wait_for_selector(".grid")
+        # coordinates: a label per row and per column of every grid
+        labels = page.eval_on_selector_all(".framed", "fs => fs.map(f => f.querySelectorAll('.lab').length)")
+        grids = page.eval_on_selector_all(".grid", "gs => gs.map(g => [g.children.length, "
+                                          "getComputedStyle(g).gridTemplateColumns.split(' ').length])")
+        assert labels == [cells // cols + cols for cells, cols in grids]
+        if width == 1400:  # the whole board and the move panel are in sight without scrolling
+            bottom = page.evaluate("Math.max(...[...document.querySelectorAll('.grid')]"
+                                   ".map(g => g.getBoundingClientRect().bottom))")
+            assert bottom <= height, (game, bottom)
+            assert page.evaluate("document.querySelector('.panel').getBoundingClientRect().top") < height / 2
+        page.screenshot(path=str(shots / f"{game}-replay-{width}x{height}.png"), full_page=True)
+    page.set_viewport_size({"width": 1400, "height": 1000})
 
 
 def _page_of(out: Path, game_id: str) -> str:

@@ -67,9 +67,14 @@ class Grid:
     rows: int
     cols: int
     cells: tuple[Cell, ...]
+    #: The number of the first row and column in the page's labels: the game's own
+    #: coordinates (0 for paint and crossword, whose game.out counts from 0; 1 for
+    #: tic-tac-toe and match-3, whose rules count from 1).
+    origin: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"title": self.title, "cols": self.cols, "cells": [c.to_json() for c in self.cells]}
+        return {"title": self.title, "cols": self.cols, "origin": self.origin,
+                "cells": [c.to_json() for c in self.cells]}
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ class View:
     def _grid(self, colours: Any, kinds: Any, m: int, title: str, *, new: set[int] = frozenset(),
               bad: set[int] = frozenset(), cleared: set[int] = frozenset()) -> Grid:
         cells = tuple(_cell(c, kinds[i], i in new, i in bad, i in cleared) for i, c in enumerate(colours))
-        return Grid(title, len(colours) // m, m, cells)
+        return Grid(title, len(colours) // m, m, cells, origin=1)  # the rules count from 1
 
 
 def _cell(colour: int, kind: int, new: bool, bad: bool, cleared: bool) -> Cell:

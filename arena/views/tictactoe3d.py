@@ -62,7 +62,7 @@ class View:
                     ("ball", ball), ("new", (x, y, z) == last), ("win", (x, y, z) in line)) if on)
                 cells.append(Cell("", BALL_FILLS.get(ball, BOARD_FILL), classes, SYMBOLS[ball]))
         title = f"z = {z}" + (" (bottom)" if z == 1 else " (top)" if z == state.n else "")
-        return Grid(title, state.n, state.n, tuple(cells))
+        return Grid(title, state.n, state.n, tuple(cells), origin=1)  # x row, y column, from 1
 
 
 def _line_cells(state: TicTacToe3DState) -> set[tuple[int, int, int]]:
