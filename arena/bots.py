@@ -1,23 +1,27 @@
-"""Find and prepare bots: Python scripts, C / C++ sources, executables, and folders of them.
+"""Find and prepare bots: sources of the languages of ``arena/languages.toml``, executables, and folders of them.
 
 A bot is one of:
 
-* a file: ``greedy.py`` (run with the arena's Python, with ``-P``), ``bot.c`` /
-  ``bot.cpp`` (compiled), or any executable; its name is the file's stem;
-* a folder holding ``main.py``, ``main.c``, ``main.cpp`` (or ``.cc``, ``.cxx``)
-  or an executable ``run``; its name is the folder's, and its other files are
-  beside its program (``import helper`` works in ``main.py``; ``#include
-  "helper.h"`` in ``main.c``; data files are in the program's own folder).
+* a file: a source of one of the languages (``greedy.py``, ``bot.c``,
+  ``Bot.java``, ``bot.rs``, ...: compiled if its language is, then run as
+  its row says), or any executable; its name is the file's stem;
+* a folder holding a language's main file (``main.py``, ``main.c``,
+  ``Main.java``, ...) or an executable ``run``; its name is the folder's, and
+  its other files are beside its program (``import helper`` works in
+  ``main.py``; ``#include "helper.h"`` in ``main.c``; data files are in the
+  program's own folder).
 
 Each bot is **copied once per tournament** into a folder of its own under the
 tournament's ``bots/`` (``NAME-HASH``, read-only); the copy is what runs and
 what its SHA-256 names, so editing a bot during a tournament changes nothing.
-C and C++ are compiled there, inside the sandbox (seeing only the bot's own
-files and the toolchain, with CPU, time and memory limits), with the
-compiler and flags of ``Compilers`` (``CC``, ``CXX``, ``CFLAGS``,
-``CXXFLAGS`` from the environment, as make reads them).  A binary is reused
-when the copy already holds one built from the same source with the same
-compiler and flags (a resumed tournament compiles nothing).
+A compiled language is compiled there, inside the sandbox (seeing only the
+bot's own files and the toolchain, with CPU, time and memory limits), with
+the commands of its row; C and C++ with the compilers and flags of
+``Compilers`` (``CC``, ``CXX``, ``CFLAGS``, ``CXXFLAGS`` from the
+environment, as make reads them).  What the compiler wrote is kept beside the
+source (``STEM.KEY.build/``) and reused when the copy already holds one built
+from the same sources with the same command and toolchain version (a resumed
+tournament compiles nothing).
 
 Folders that are not bots (no main program), and files whose names start
 with ``_`` or ``.`` (helpers, editor leftovers), are skipped with a notice.
@@ -27,24 +31,26 @@ that bot with the reason; it does not stop the tournament.
 
 from __future__ import annotations
 
-import functools
 import hashlib
+import json
 import os
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from arena import languages as table
 from arena.errors import ArenaError
+from arena.languages import Language, Languages
 from arena.text import check_name
 
-#: Source suffixes and the language they are.
-LANGUAGES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++"}
-#: The main programs a folder bot may hold, in the order they are looked for.
-MAINS = ("main.py", "main.c", "main.cpp", "main.cc", "main.cxx", "run")
+#: A folder bot's main program when it is none of a language's: an executable.
+RUN = "run"
 #: The folder, inside the results folder, that holds the bots' read-only copies (by name and hash).
 COPIES = ".bots"
 #: Bytes a bot (all its files) may take.
@@ -52,56 +58,45 @@ MAX_SIZE = 64 * 2**20
 #: Characters of a compiler's message kept as the reason a bot is excluded.
 MESSAGE = 2000
 
-#: How Python bots are run: the arena's own interpreter, and -P so that the
-#: bot's folder is not put first on the import path (a bot named random.py
-#: would otherwise shadow the standard library's random).  Folder bots are
-#: run without -P: their folder is theirs, and ``import helper`` must work.
-PYTHON = (sys.executable, "-P")
+#: How a Python file bot is run, but for the file (the python row of the table; for tests that
+#: run shipped bots by hand).
+PYTHON = tuple(table.expand(table.shipped().get("python").run[:-1], {"python": sys.executable}))
 
 
 @dataclass(frozen=True)
 class Compilers:
-    """The compilers and flags for C and C++ (make's variables, with defaults)."""
+    """How bots are built: the language table in force, and the compilers and flags of C and C++
+    (make's variables, with defaults), which its c and cpp rows name."""
 
     cc: str = "cc"
     cxx: str = "c++"
     cflags: str = "-O2 -std=gnu11"
     cxxflags: str = "-O2 -std=c++17"
     libraries: str = "-lm"
+    languages: Languages = field(default_factory=table.shipped)
 
     @classmethod
-    def from_environment(cls, environ: Mapping[str, str] = os.environ, **given: str | None) -> Compilers:
+    def from_environment(cls, environ: Mapping[str, str] = os.environ, languages: Languages | None = None,
+                         **given: str | None) -> Compilers:
         """Options given (``--cc`` ...) first, then CC, CXX, CFLAGS, CXXFLAGS, then the defaults."""
-        values = {}
+        values: dict[str, Any] = {}
         for name in ("cc", "cxx", "cflags", "cxxflags"):
             value = given.get(name) or environ.get(name.upper())
             if value:
                 values[name] = value
-        return cls(**values)
+        return cls(**values, **({"languages": languages} if languages else {}))
 
-    def command(self, language: str) -> list[str]:
-        """The compiler and flags (the output and source are appended)."""
-        if language == "c":
-            return [*shlex.split(self.cc), *shlex.split(self.cflags)]
-        return [*shlex.split(self.cxx), *shlex.split(self.cxxflags)]
+    def variables(self) -> dict[str, list[str]]:
+        """The table's variables these settings fill in."""
+        return {name: shlex.split(getattr(self, name)) for name in ("cc", "cxx", "cflags", "cxxflags", "libraries")}
 
-    def describe(self) -> dict[str, str]:
-        """What goes into tournament.json: each command line and the compiler's version."""
-        return {language: f"{shlex.join(self.command(language))} ... {self.libraries}  ({_version(lang)})"
-                for language, lang in (("c", self.cc), ("c++", self.cxx))}
-
-
-@functools.cache
-def _version(compiler: str) -> str:
-    """The first line of ``compiler --version`` (asked once per process)."""
-    words = shlex.split(compiler)
-    if not words or shutil.which(words[0]) is None:
-        return "not installed"
-    try:
-        proc = subprocess.run([*words, "--version"], capture_output=True, text=True, timeout=30, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return "version unknown"
-    return (proc.stdout.splitlines() or ["version unknown"])[0]
+    def describe(self, bots: Sequence[Bot], *, sandboxed: bool) -> dict[str, dict[str, Any]]:
+        """What goes into tournament.json: the row of each language the bots are in, with the version
+        of its toolchain."""
+        used = {bot.language for bot in bots if bot.language}
+        variables = {**self.variables(), "python": sys.executable}
+        return {row.name: {**row.to_config(), "version": table.version(row, variables, sandboxed=sandboxed)}
+                for row in self.languages.rows if row.name in used}
 
 
 @dataclass(frozen=True)
@@ -114,6 +109,9 @@ class Bot:
     sha256: str  # hash of the bot's files (for a folder: of every file's path, mode and content)
     home: Path | None = None  # the read-only copy the command runs from
     programs: tuple[str, ...] = field(default=())  # host folders its sandbox binds read-only
+    language: str | None = None  # its row of the language table (None: an executable)
+    env: tuple[tuple[str, str], ...] = ()  # environment variables its language sets
+    resident: bool = False  # its runtime reserves more address space than it uses (see languages.toml)
 
 
 @dataclass(frozen=True)
@@ -123,8 +121,14 @@ class Excluded:
     path: Path
     reason: str
 
+    @property
+    def name(self) -> str:
+        """The name it would have played by."""
+        return self.path.stem if self.path.is_file() else self.path.name
 
-Compile = Callable[[list[str], Path, Path], str]  # (command, source folder, output folder) -> "" or why
+
+#: (command, source folder, output folder, the language's row) -> "" or why it failed
+Compile = Callable[[list[str], Path, Path, Language], str]
 
 
 def prepare_bots(
@@ -134,68 +138,90 @@ def prepare_bots(
     *,
     compilers: Compilers | None = None,
     compile: Compile | None = None,
+    sandboxed: bool = False,
 ) -> tuple[list[Bot], list[Excluded]]:
     """Turn the command line's bot paths into bots, each copied into
     ``copies`` (and compiled there), and the paths that cannot be bots.
 
     ``compile`` runs a compiler (by default without a sandbox; ``arena run``
-    passes the sandboxed one).  Raises ``ArenaError`` for a path that does not
+    passes the sandboxed one, and ``sandboxed``: a toolchain must then be
+    where the sandbox sees it).  Raises ``ArenaError`` for a path that does not
     exist and for two bots with the same name, before anything is copied."""
-    candidates = [path for path in map(Path, paths) if _is_candidate(path, log)]
+    compilers = compilers or Compilers()
+    candidates = [path for path in map(Path, paths) if _is_candidate(path, log, compilers.languages)]
     _check_names(candidates)
     bots: list[Bot] = []
     excluded: list[Excluded] = []
     for path in candidates:
-        result = prepare_bot(path.absolute(), Path(copies), compilers=compilers, compile=compile)
+        result = prepare_bot(path.absolute(), Path(copies), compilers=compilers, compile=compile, sandboxed=sandboxed)
         (bots if isinstance(result, Bot) else excluded).append(result)
     return bots, excluded
 
 
 def prepare_bot(path: Path, copies: Path, *, compilers: Compilers | None = None,
-                compile: Compile | None = None) -> Bot | Excluded:
+                compile: Compile | None = None, sandboxed: bool = False) -> Bot | Excluded:
     """One bot (an absolute path to a file or folder) as a bot, or why it cannot be one."""
     compilers = compilers or Compilers()
     try:
-        files = _read_bot(path)
+        files = _read_bot(path, compilers.languages)
     except _NotABot as exc:
         return Excluded(path, str(exc))
     sha = _hash(files, folder=path.is_dir())
     name = path.stem if path.is_file() else path.name
-    main = path.name if path.is_file() else _main_of(path)
+    main = path.name if path.is_file() else _main_of(path, compilers.languages)
     home = _copy(files, Path(copies).absolute() / f"{name}-{sha[:16]}")
     program = home / main
-    language = LANGUAGES.get(Path(main).suffix.lower())
-    if main.endswith(".py"):
-        command = (*PYTHON, str(program)) if path.is_file() else (sys.executable, str(program))
-    elif language:
-        binary = _build(program, language, compilers, compile or compile_plainly)
-        if isinstance(binary, str):
-            return Excluded(path, binary)
-        command = (str(binary),)
-    elif not os.access(path if path.is_file() else path / main, os.X_OK):
-        return Excluded(path, "not executable: chmod +x it, or name it .py, .c or .cpp")
-    else:
-        command = (str(program),)
-    return Bot(name, path, command, sha, home, (str(home),))
+    row = compilers.languages.of(main) if path.is_file() or main != RUN else None
+    if row is None:
+        return _executable(path, name, program, sha, home, compilers.languages)
+    variables: dict[str, Any] = {
+        **compilers.variables(), "python": sys.executable, "source": str(program), "stem": program.stem,
+        "sources": sorted(str(place) for place in home.rglob("*") if place.suffix.lower() in row.suffixes),
+    }
+    if row.compile:
+        build = _build(program, row, variables, compile or compile_plainly, sandboxed)
+        if isinstance(build, str):
+            return Excluded(path, build)
+        variables["build"] = str(build)
+    command = table.locate(table.expand(row.run_folder if path.is_dir() and row.run_folder else row.run, variables),
+                           row, sandboxed=sandboxed)
+    if isinstance(command, str):
+        return Excluded(path, f"cannot run: {command}")
+    env = tuple((key, table.expand([value], variables)[0]) for key, value in row.env)
+    return Bot(name, path, tuple(command), sha, home, (str(home), *row.existing_binds()), row.name, env, row.resident)
+
+
+def _executable(path: Path, name: str, program: Path, sha: str, home: Path, languages: Languages) -> Bot | Excluded:
+    """A bot that is a program of its own (no language of the table)."""
+    if not os.access(program, os.X_OK):
+        endings = ", ".join(languages.suffixes())
+        return Excluded(path, f"not executable: chmod +x it, or name it with a language's ending ({endings})")
+    with open(program, "rb") as handle:
+        first = handle.readline(4096)
+    if first.startswith(b"#!") and first.endswith(b"\r\n"):
+        interpreter = first[2:-1].decode(errors="replace").lstrip(" \t").split(" ")[0]
+        return Excluded(path, "its #! line ends in a carriage return (the file has Windows line endings, so "
+                        f"the system looks for a program named '{interpreter}'): convert it, e.g. with dos2unix")
+    return Bot(name, path, (str(program),), sha, home, (str(home),))
 
 
 class _NotABot(Exception):
     pass
 
 
-def _main_of(folder: Path) -> str:
-    for main in MAINS:
+def _main_of(folder: Path, languages: Languages) -> str:
+    for main in (*languages.mains(), RUN):
         if (folder / main).is_file():
             return main
-    raise _NotABot(f"a folder bot holds one of {', '.join(MAINS)}")
+    raise _NotABot(f"a folder bot holds one of {', '.join((*languages.mains(), RUN))}")
 
 
-def _read_bot(path: Path) -> dict[str, tuple[bytes, bool]]:
+def _read_bot(path: Path, languages: Languages) -> dict[str, tuple[bytes, bool]]:
     """relative path -> (content, executable) of every file of the bot."""
     try:
         if path.is_file():
             return {path.name: (path.read_bytes(), os.access(path, os.X_OK))}
-        _main_of(path)
+        _main_of(path, languages)
         files, size = {}, 0
         for place in sorted(path.rglob("*")):
             relative = place.relative_to(path).as_posix()
@@ -249,46 +275,69 @@ def _read_only(folder: Path) -> None:
             place.chmod(0o555)
 
 
-def _build(source: Path, language: str, compilers: Compilers, compile: Compile) -> Path | str:
-    """The binary of ``source`` beside it, compiled unless already there; or why not."""
-    command = compilers.command(language)
-    identity = shlex.join(command + [compilers.libraries]) + "\0" + _version(command[0])  # a new compiler rebuilds
-    key = hashlib.sha256(identity.encode() + b"\0" + source.read_bytes())
-    binary = source.with_name(f"{source.stem}.{key.hexdigest()[:12]}.bin")
-    if binary.is_file():
-        return binary
-    found = shutil.which(command[0])
-    if found is None:
-        return f"cannot compile: no {command[0]!r} compiler on PATH (set {'CC' if language == 'c' else 'CXX'})"
-    command[0] = found
-    folder = source.parent
+def _build(program: Path, row: Language, variables: dict[str, Any], compile: Compile, sandboxed: bool) -> Path | str:
+    """What the compiler writes for ``program`` (a folder beside it), compiled unless already there;
+    or why it cannot be."""
+    template = table.expand(row.compile, {**variables, "output": "{output}"})
+    version = table.version(row, variables, sandboxed=sandboxed)
+    key = hashlib.sha256(json.dumps([template, version]).encode())  # a new compiler or flags rebuild
+    for source in variables["sources"]:
+        key.update(b"\0" + Path(source).read_bytes())
+    build = program.with_name(f"{program.stem}.{key.hexdigest()[:12]}.build")
+    if build.is_dir():
+        return build
+    if isinstance(problem := table.locate(template, row, sandboxed=sandboxed), str):
+        return f"cannot compile: {problem}"
+    folder = program.parent
     folder.chmod(0o755)
     output = folder.parent / f".build-{os.getpid()}-{key.hexdigest()[:12]}"
     shutil.rmtree(output, ignore_errors=True)
     output.mkdir(mode=0o777)
-    output.chmod(0o777)  # the sandbox's uid writes the binary here
+    output.chmod(0o777)  # the sandbox's uid writes here
     try:
-        failure = compile([*command, "-o", str(output / "bot"), str(source), *shlex.split(compilers.libraries)],
-                          folder, output)
-        built = output / "bot"
-        if not failure and (built.is_symlink() or not built.is_file()):
-            failure = "the compiler wrote no program"
-        if failure:
-            return failure
-        partial = binary.with_name(binary.name + ".partial")
-        shutil.copyfile(built, partial)  # a copy the arena owns, not the compiler's file
-        partial.chmod(0o555)
-        os.replace(partial, binary)
-        return binary
+        command = table.locate(table.expand(row.compile, {**variables, "output": str(output)}), row, sandboxed=sandboxed)
+        failure = compile(command, folder, output, row) or _keep_build(output, build)
+        return failure or build
     finally:
         shutil.rmtree(output, ignore_errors=True)
         folder.chmod(0o555)
 
 
-def compile_plainly(command: list[str], folder: Path, output: Path) -> str:
+def _keep_build(output: Path, build: Path) -> str:
+    """Copy what the compiler wrote into ``build`` (files the arena owns, read-only), or say why not:
+    nothing written, or something other than files and folders (a symbolic link could point anywhere)."""
+    partial = build.with_name(build.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    written = 0
+    for place in sorted(output.rglob("*")):
+        info = place.lstat()
+        target = partial / place.relative_to(output)
+        if stat.S_ISDIR(info.st_mode):
+            target.mkdir(parents=True, exist_ok=True)
+        elif stat.S_ISREG(info.st_mode):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(place, os.O_RDONLY | os.O_NOFOLLOW)
+            with os.fdopen(fd, "rb") as source, open(target, "wb") as copy:
+                shutil.copyfileobj(source, copy)
+            target.chmod(0o555 if info.st_mode & 0o111 else 0o444)
+            written += 1
+        else:
+            shutil.rmtree(partial, ignore_errors=True)
+            return f"the compiler wrote {str(place.relative_to(output))!r}, which is not a file or a folder"
+    if not written:
+        shutil.rmtree(partial, ignore_errors=True)
+        return "the compiler wrote no program"
+    _read_only(partial)
+    os.replace(partial, build)
+    return ""
+
+
+def compile_plainly(command: list[str], folder: Path, output: Path, language: Language | None = None) -> str:
     """Run a compiler without a sandbox (``--no-sandbox``); "" on success, else its message."""
+    env = {**os.environ, **{key: table.with_limits((value,), COMPILE_MEMORY)[0] for key, value in language.env}} \
+        if language else None
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True, cwd=output)
+                            stderr=subprocess.STDOUT, start_new_session=True, cwd=output, env=env)
     try:
         text, _ = proc.communicate(timeout=COMPILE_WALL)
     except subprocess.TimeoutExpired:
@@ -300,6 +349,8 @@ def compile_plainly(command: list[str], folder: Path, output: Path) -> str:
 
 #: Limits of a compilation: seconds of CPU, seconds of wall time, bytes of memory.
 COMPILE_CPU, COMPILE_WALL, COMPILE_MEMORY = 60.0, 120.0, 2 * 2**30
+#: Processes and threads at once (a JVM's javac, rustc and go start a thread or more per core).
+COMPILE_PROCESSES = 256
 
 
 def compiler_message(command: list[str], code: int | None, text: str) -> str:
@@ -312,18 +363,27 @@ def compiler_message(command: list[str], code: int | None, text: str) -> str:
     return f"compilation failed ({command[0]} exit status {code}):\n{message}"
 
 
-def _is_candidate(path: Path, log: Callable[[str], None]) -> bool:
+def _is_candidate(path: Path, log: Callable[[str], None], languages: Languages) -> bool:
     """Whether a command-line path names a bot (missing paths raise)."""
     if not path.exists():
         raise ArenaError(f"bot {str(path)!r} does not exist")
     if path.name.startswith(("_", ".")):
         log(f"skipping {str(path)!r}: a name starting with '_' or '.' marks a helper, not a bot")
         return False
-    if path.is_dir() and not any((path / main).is_file() for main in MAINS):
-        log(f"skipping {str(path)!r}: a folder is a bot only if it holds {', '.join(MAINS)} "
-            f"(to play the bots inside it, name them, e.g. {str(path / '*')!r})")
+    mains = (*languages.mains(), RUN)
+    if path.is_dir() and not any((path / main).is_file() for main in mains):
+        if path.name not in _quiet_folders():  # (bots/* names the other games' folders, and the templates)
+            log(f"skipping {str(path)!r}: a folder is a bot only if it holds {', '.join(mains)} "
+                f"(to play the bots inside it, name them, e.g. {str(path / '*')!r})")
         return False
     return True
+
+
+def _quiet_folders() -> set[str]:
+    """Folders skipped without a word: those of the games' bots, and the templates."""
+    import referees
+
+    return {*referees.names(), "crossword", "templates"}
 
 
 def _check_names(paths: list[Path]) -> None:

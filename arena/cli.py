@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         "docs/rules.md. Each command's options: arena COMMAND --help.",
     )
     parser.add_argument("--version", action="version", version=f"arena {arena.__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         import_module(f"arena.commands.{name}").add_parser(sub)
     return parser
@@ -44,7 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:  # 'arena' alone: what it can do, not an error
+            parser.print_help()
+            return 0
         status = args.func(args)
         sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
         return status

@@ -151,7 +151,7 @@ def materialise(shipped: Shipped, cache: Path, compilers: Compilers, sandbox: Sa
     if not folder.is_dir():
         _write_atomically(shipped, folder)
     result = prepare_bot(folder / shipped.entry, cache / "copies", compilers=compilers,
-                         compile=sandboxed_compiler(sandbox) if sandbox else None)
+                         compile=sandboxed_compiler(sandbox) if sandbox else None, sandboxed=sandbox is not None)
     if isinstance(result, Excluded):
         raise ArenaError(f"bot {shipped.name!r} cannot play on this worker: {result.reason}")
     if result.name != shipped.name or result.sha256 != shipped.sha256:

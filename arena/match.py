@@ -9,6 +9,7 @@ record; a failure of the arena itself raises.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import logging
 import tempfile
@@ -20,6 +21,7 @@ from typing import Any
 
 from arena.boards import Board
 from arena.bots import Bot
+from arena.languages import with_limits
 from arena.process import Invocation, Limits
 from arena.sandbox import Runner, Sandbox
 from referees.base import BadOutput, IllegalMove, Outcome, Referee
@@ -58,10 +60,12 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
     # the bots' folders, when they run without a sandbox (a sandbox has its own)
     with contextlib.nullcontext("") if sandbox else tempfile.TemporaryDirectory(prefix="arena-game-", dir=workdir) as tmp:
         runners = [Runner(sandbox, bot.programs, None if sandbox else Path(tmp) / f"seat{seat}-{bot.name}",
-                          limits, bot.name)
+                          dataclasses.replace(limits, data=not bot.resident), bot.name,
+                          {key: with_limits((value,), limits.memory)[0] for key, value in bot.env})
                    for seat, bot in enumerate(spec.seats)]
+        commands = [with_limits(bot.command, limits.memory) for bot in spec.seats]
         try:
-            moves, end = _play_turns(referee, spec, initial, runners, keep, on_move)
+            moves, end = _play_turns(referee, spec, initial, runners, commands, keep, on_move)
         except BaseException:  # the worker is being stopped (or the arena failed): no sandbox is kept
             for runner in runners:
                 runner.close(keep=False)
@@ -85,15 +89,15 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
 
 
 def _play_turns(
-    referee: Referee, spec: GameSpec, state: Any, runners: list[Runner], keep: Path | None,
-    on_move: OnMove | None
+    referee: Referee, spec: GameSpec, state: Any, runners: list[Runner], commands: list[tuple[str, ...]],
+    keep: Path | None, on_move: OnMove | None
 ) -> tuple[list[dict[str, Any]], Outcome]:
     moves: list[dict[str, Any]] = []
     while (end := referee.outcome(state)) is None:
         seat = referee.to_move(state)
         bot = spec.seats[seat]
         files = referee.render(state, seat)
-        inv = runners[seat].run(bot.command, files)
+        inv = runners[seat].run(commands[seat], files)
         if keep is not None:
             _keep(keep / f"seat{seat}-{bot.name}" / f"move{len(moves) + 1}", files, inv)
         verdict, message, move = _judge(referee, state, inv)

@@ -91,7 +91,8 @@ CLEANUP = 5.0
 CLOCK = os.sysconf("SC_CLK_TCK")
 _CHUNK = 1 << 16
 #: stderr text that shows an allocation was refused (checked case-insensitively).
-_OUT_OF_MEMORY = ("memoryerror", "bad_alloc", "cannot allocate memory", "out of memory")
+_OUT_OF_MEMORY = ("memoryerror", "bad_alloc", "cannot allocate memory", "out of memory",
+                  "outofmemoryerror", "outofmemoryexception", "memory allocation of")  # Java, C#, Rust
 _one_at_a_time = threading.Lock()  # a run takes every new child of the process for its bot's
 _subreaper: int | None = None  # the pid that made itself a subreaper (not inherited by fork)
 
@@ -107,6 +108,9 @@ class Limits:
     capture: int = 64 * 2**10  # bytes of stdout / stderr kept for the log
     processes: int = 64  # processes alive at once in the bot's tree (fork bombs)
     strict: bool = False  # rlimits set between fork and exec: airtight, but ~1.4 ms more per move
+    # RLIMIT_DATA as a backstop of the memory limit; False for runtimes that reserve far more address
+    # space than they use (a JVM, V8, Go): their limit is what the kernel charges (cgroup, or samples)
+    data: bool = True
 
     def __post_init__(self) -> None:
         for name in ("cpu", "memory", "file_size", "processes"):
@@ -137,17 +141,19 @@ class Invocation:
     waited: float = 0.0  # seconds the bot's process was ready to run but had no core (not held against it)
 
 
-def run_bot(command: Sequence[str], folder: Path, files: Mapping[str, str], limits: Limits) -> Invocation:
+def run_bot(command: Sequence[str], folder: Path, files: Mapping[str, str], limits: Limits,
+            env: Mapping[str, str] | None = None) -> Invocation:
     """Write ``files`` into ``folder`` (created if needed and kept between
     moves), remove a stale game.out, run ``command`` there under ``limits``,
-    kill every process it started, and return the verdict.
+    kill every process it started, and return the verdict.  ``env``: more
+    environment variables (a language's), beside the arena's own.
 
     A failure of the arena itself (the folder cannot be written, no process
     can be started) raises; only the bot's own behaviour becomes a verdict."""
     folder = Path(folder)
     prepare_folder(folder, files)
     with _one_at_a_time:
-        run = _Run(list(command), folder, limits)
+        run = _Run(list(command), folder, limits, env)
         try:  # an exception (the worker stopped by a signal) even mid-start still kills the bot
             run.start()
             run.watch()
@@ -183,9 +189,10 @@ class Capture:
 class _Run:
     """One running invocation: the process, its pipes and what was measured."""
 
-    def __init__(self, command: list[str], folder: Path, limits: Limits):
+    def __init__(self, command: list[str], folder: Path, limits: Limits, env: Mapping[str, str] | None = None):
         _become_subreaper()
         self.command, self.folder, self.limits = command, folder, limits
+        self.env = {**os.environ, **env} if env else None
         # Every child the process gains from here on is the bot's, even one started by a
         # ``start`` that was interrupted before it could note the bot's pid.
         self.before = children(os.getpid())
@@ -213,7 +220,7 @@ class _Run:
     def start(self) -> None:
         """Start the bot (``_CannotStart`` if its program cannot be executed)."""
         self.started = time.monotonic()
-        self.proc = _spawn(self.command, self.folder, self.limits)
+        self.proc = _spawn(self.command, self.folder, self.limits, self.env)
         self.pid = self.proc.pid
         self.pidfd = _pidfd(self.pid)
         self.captures = {self.proc.stdout.fileno(): self.out, self.proc.stderr.fileno(): self.err}
@@ -470,7 +477,7 @@ def failure_verdict(limits: Limits, code: int, stderr: bytes, peak: int) -> tupl
 # -- starting the process
 
 
-def _spawn(command: list[str], folder: Path, limits: Limits) -> subprocess.Popen:
+def _spawn(command: list[str], folder: Path, limits: Limits, env: Mapping[str, str] | None = None) -> subprocess.Popen:
     """Start the bot in its own session with its rlimits."""
     if not command or not all(isinstance(part, str) for part in command):
         raise ValueError(f"a bot command is a non-empty list of strings, got {command!r}")
@@ -480,6 +487,7 @@ def _spawn(command: list[str], folder: Path, limits: Limits) -> subprocess.Popen
             proc = subprocess.Popen(
                 command,
                 cwd=folder,
+                env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -512,7 +520,7 @@ def rlimits(limits: Limits) -> list[tuple[int, int, int]]:
     backstop = math.ceil(limits.cpu) + 1  # the CPU limit is enforced by sampling; this is a net
     wanted = [
         (resource.RLIMIT_CPU, backstop, backstop + 1),
-        (resource.RLIMIT_DATA, limits.memory, limits.memory),
+        (resource.RLIMIT_DATA, *((limits.memory,) * 2 if limits.data else (resource.RLIM_INFINITY,) * 2)),
         (resource.RLIMIT_FSIZE, limits.file_size, limits.file_size),
         (resource.RLIMIT_CORE, 0, 0),
     ]

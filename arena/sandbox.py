@@ -62,6 +62,7 @@ import msgspec
 
 from arena import seccomp, supervisor
 from arena.errors import ArenaError
+from arena.languages import Language, with_limits
 from arena.process import (
     CLOCK,
     TICK,
@@ -548,8 +549,9 @@ class Session:
     """One bot's sandbox for one game: started on the first move, closed at the end."""
 
     def __init__(self, sandbox: Sandbox, programs: Sequence[str], limits: Limits, label: str = "bot",
-                 writable: Sequence[str] = ()):
+                 writable: Sequence[str] = (), env: Mapping[str, str] | None = None):
         self.sandbox, self.programs, self.limits, self.label = sandbox, tuple(programs), limits, label
+        self.environment = {**ENVIRONMENT, **(env or {})}  # a language's variables beside the usual three
         self.writable = tuple(writable)
         self.proc: subprocess.Popen | None = None
         self.inner: int | None = None  # the supervisor's pid, as the arena sees it
@@ -771,7 +773,7 @@ class _Move:
         self.reaped_start = info.children if info else 0
         request: dict[str, Any] = {"files": dict(files)}
         if session.command != self.command:  # the first move of this sandbox (its limits are its own)
-            request["settings"] = {"command": self.command, "env": ENVIRONMENT, "rlimits": rlimits(limits),
+            request["settings"] = {"command": self.command, "env": session.environment, "rlimits": rlimits(limits),
                                    "file_size": limits.file_size, "strict": limits.strict}
             session.command = self.command
         if session.empty_first:
@@ -917,16 +919,16 @@ class Runner:
     (None with one: the sandbox has its own)."""
 
     def __init__(self, sandbox: Sandbox | None, programs: Sequence[str], folder: Path | None, limits: Limits,
-                 label: str = "bot"):
-        self.folder, self.limits = folder, limits
-        self.key = (sandbox, tuple(programs), limits)
+                 label: str = "bot", env: Mapping[str, str] | None = None):
+        self.folder, self.limits, self.env = folder, limits, dict(env or {})
+        self.key = (sandbox, tuple(programs), limits, tuple(sorted(self.env.items())))
         self.session = None
         if sandbox is not None:
-            self.session = _kept.pop(self.key, None) or Session(sandbox, programs, limits, label)
+            self.session = _kept.pop(self.key, None) or Session(sandbox, programs, limits, label, env=self.env)
 
     def run(self, command: Sequence[str], files: Mapping[str, str]) -> Invocation:
         if self.session is None:
-            return run_bot(command, self.folder, files, self.limits)
+            return run_bot(command, self.folder, files, self.limits, self.env)
         return self.session.run(command, files)
 
     def close(self, keep: bool = True) -> None:
@@ -972,13 +974,17 @@ def _close_at_exit() -> None:
 def sandboxed_compiler(sandbox: Sandbox):
     """A ``compile`` for ``arena.bots.prepare_bots`` that runs the compiler in a
     sandbox seeing only the bot's own files and the toolchain, with limits."""
-    from arena.bots import COMPILE_CPU, COMPILE_MEMORY, COMPILE_WALL, compiler_message
+    from arena.bots import COMPILE_CPU, COMPILE_MEMORY, COMPILE_PROCESSES, COMPILE_WALL, compiler_message
 
     limits = Limits(cpu=COMPILE_CPU, wall=COMPILE_WALL, memory=COMPILE_MEMORY, file_size=256 * 2**20,
-                    processes=16)
+                    processes=COMPILE_PROCESSES)
 
-    def compile(command: list[str], folder: Path, output: Path) -> str:
-        with Session(sandbox, [str(folder)], limits, "the compiler", writable=[str(output)]) as session:
+    def compile(command: list[str], folder: Path, output: Path, language: Language | None = None) -> str:
+        binds = language.existing_binds() if language else ()
+        env = {key: with_limits((value,), limits.memory)[0] for key, value in language.env} if language else {}
+        data = language is None or not language.resident  # (a JVM compiler reserves more than it uses)
+        with Session(sandbox, [str(folder), *binds], dataclasses.replace(limits, data=data), "the compiler",
+                     writable=[str(output)], env=env) as session:
             result = session.run(command, {})
         if result.verdict in ("ok", "no-output"):
             return ""

@@ -332,7 +332,7 @@ def _identity(config: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in item.items() if k != "path"} if isinstance(item, dict) else item
 
     return {key: [strip(item) for item in value] if key in ("bots", "boards") else value
-            for key, value in config.items()}
+            for key, value in config.items() if key != "excluded"}  # (who could not play is not what is played)
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -56,7 +56,24 @@ def render(config: dict[str, Any], records: Iterable[Record] | Tally, fmt: str =
             RATINGS_TITLE, tally.ratings(fmt),
             PER_BOARD_TITLE, tally.per_board(fmt),
         ]
+    if excluded := excluded_rows(config):
+        parts += [EXCLUDED_TITLE, _format(excluded, EXCLUDED_HEADERS, fmt)]
     return "\n\n".join(parts) + "\n"
+
+
+EXCLUDED_TITLE = "Excluded (given, but could not play: the whole reason is in tournament.json and arena.log)"
+EXCLUDED_HEADERS = ["bot", "path", "reason"]
+
+
+def excluded_rows(config: dict[str, Any]) -> list[list[str]]:
+    """The bots given that could not play, each with the first lines of why (a compiler's message is long)."""
+    rows = []
+    for bad in config.get("excluded", []):
+        lines = [line.strip() for line in str(bad.get("reason", "")).split("\n") if line.strip()]
+        first_error = next((line for line in lines[1:] if "error" in line.lower()), None)
+        reason = " / ".join([*lines[:1], first_error or (lines[1] if len(lines) > 1 else "")]).rstrip(" /")
+        rows.append([bad.get("name", "?"), bad.get("path", "?"), reason if len(reason) <= 160 else reason[:157] + "..."])
+    return rows
 
 
 def _expected_games(config: dict[str, Any]) -> int:
@@ -116,8 +133,10 @@ def data(config: dict[str, Any], records: Iterable[Record] | Tally) -> dict[str,
                 "crosstable": (CROSSTABLE_TITLE, tally.crosstable("json")),
                 "ratings": (RATINGS_TITLE, tally.ratings("json")),
                 "per_board": (PER_BOARD_TITLE, tally.per_board("json"))}
-    return {"game": config["game"], "played": tally.played, "expected": _expected_games(config),
-            "tables": {name: {"title": title, **json.loads(text)} for name, (title, text) in made.items()}}
+    tables = {name: {"title": title, **json.loads(text)} for name, (title, text) in made.items()}
+    if excluded := excluded_rows(config):
+        tables["excluded"] = {"title": EXCLUDED_TITLE, "headers": EXCLUDED_HEADERS, "rows": excluded}
+    return {"game": config["game"], "played": tally.played, "expected": _expected_games(config), "tables": tables}
 
 
 def _number(value: float) -> str:

@@ -33,7 +33,7 @@ from multiprocessing.queues import SimpleQueue
 from typing import Any
 
 from arena.boards import Board
-from arena.bots import Bot
+from arena.bots import Bot, Excluded
 from arena.match import GameSpec, play
 from arena.process import Limits
 from arena.sandbox import Sandbox, close_kept
@@ -52,7 +52,8 @@ class Tournament:
     boards: tuple[tuple[Board, Any], ...]  # (board, its parsed initial state)
     limits: Limits
     sandbox: Sandbox | None = None  # None: --no-sandbox
-    compilers: dict[str, str] | None = None  # what compiled the C / C++ bots (recorded, not compared)
+    languages: dict[str, Any] | None = None  # the rows of the bots' languages, with their toolchains' versions
+    excluded: tuple[Excluded, ...] = ()  # the bots given that cannot play (a compile error, ...), with why
 
     def config(self) -> dict[str, Any]:
         return {
@@ -65,7 +66,9 @@ class Tournament:
             # before there was one resumes with it)
             "sandbox": ({"disk": self.sandbox.disk, **({} if self.sandbox.seccomp else {"seccomp": False})}
                         if self.sandbox else None),
-            **({"compilers": self.compilers} if self.compilers else {}),
+            **({"languages": self.languages} if self.languages else {}),
+            **({"excluded": [{"name": bad.name, "path": str(bad.path), "reason": bad.reason} for bad in self.excluded]}
+               if self.excluded else {}),
         }
 
 

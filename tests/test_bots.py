@@ -81,7 +81,8 @@ def test_c_bot_is_compiled_once_and_plays(tmp_path: Path) -> None:
     (bot,), excluded, _ = prepare(source, build=build)
     assert excluded == [] and bot.name == "adder"
     (binary,) = bot.command
-    assert Path(binary).parent == build / f"adder-{bot.sha256[:16]}"
+    assert Path(binary).parent.parent == build / f"adder-{bot.sha256[:16]}"  # what the compiler wrote, in the copy
+    assert Path(binary).parent.name.startswith("adder.") and Path(binary).parent.name.endswith(".build")
     result = run_bot(bot.command, tmp_path / "play", {"game.in": "20 22\n"}, Limits(cpu=1))
     assert (result.verdict, result.output) == ("ok", "42\n")
     built = Path(binary).stat().st_mtime_ns
@@ -110,7 +111,7 @@ def test_compile_error_excludes_the_bot_with_the_message(tmp_path: Path) -> None
     assert bad.path == broken.absolute()
     assert bad.reason.startswith("compilation failed (") and "exit status 1):" in bad.reason
     assert "undefined_name" in bad.reason and "error" in bad.reason
-    assert not list((tmp_path / "build").glob("broken*/*.bin"))
+    assert not list((tmp_path / "build").glob("broken*/*.build"))
 
 
 def test_folders_and_helpers_are_skipped_with_a_notice(tmp_path: Path) -> None:

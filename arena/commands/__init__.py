@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from arena.bots import Compilers
     from arena.sandbox import Sandbox
 
-COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker")
+COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker", "languages")
 
 
 def get_referee(name: str) -> referees.Referee:
@@ -61,7 +61,7 @@ def positive_float(text: str) -> float:
 
 
 def add_bot_options(parser: argparse.ArgumentParser) -> None:
-    """--no-sandbox, --sandbox-uid, --no-seccomp, --disk, --cc, --cflags, --cxx, --cxxflags."""
+    """--no-sandbox, --sandbox-uid, --no-seccomp, --disk, --languages, --cc, --cflags, --cxx, --cxxflags."""
     sandboxing = parser.add_argument_group(
         "sandbox", "Every bot runs in a bubblewrap sandbox: it sees only its own folder and program, the system's "
         "files and the arena's Python packages (read-only), no other process, no network.")
@@ -79,8 +79,13 @@ def add_bot_options(parser: argparse.ArgumentParser) -> None:
     sandboxing.add_argument("--disk", type=positive_int, default=16, metavar="MIB",
                             help="size of a bot's folder, and of its private /tmp, in MiB (default 16)")
     compiling = parser.add_argument_group(
-        "compilers", "C and C++ bots are compiled once per tournament, in the sandbox; make's variables CC, CXX, "
+        "languages and compilers", "A bot's language is known by its file's ending (the table: 'arena languages'); "
+        "compiled languages are compiled once per tournament, in the sandbox; make's variables CC, CXX, "
         "CFLAGS and CXXFLAGS are read from the environment when these options are not given.")
+    compiling.add_argument("--languages", metavar="FILE",
+                           help="a TOML file of languages to add, or to put in place of the shipped rows of the "
+                           "same name (the form of arena/languages.toml; 'arena languages --languages FILE' shows "
+                           "the result)")
     compiling.add_argument("--cc", metavar="COMMAND", help="the C compiler (default cc)")
     compiling.add_argument("--cflags", metavar="FLAGS", help="C flags (default '-O2 -std=gnu11'; -lm is linked)")
     compiling.add_argument("--cxx", metavar="COMMAND", help="the C++ compiler (default c++)")
@@ -91,7 +96,7 @@ def prepare_from_options(args: argparse.Namespace, results: Path) -> tuple[list,
     """The sandbox of this run (checked to work here, and announced), and the
     bots copied into ``results/.bots`` and compiled in it: (bots, excluded,
     sandbox or None for --no-sandbox, compilers)."""
-    from arena.bots import COPIES, Compilers, prepare_bots
+    from arena.bots import COPIES, prepare_bots
     from arena.sandbox import configure, sandboxed_compiler
 
     if args.no_sandbox:
@@ -101,10 +106,21 @@ def prepare_from_options(args: argparse.Namespace, results: Path) -> tuple[list,
     else:
         sandbox = configure(uid=args.sandbox_uid, disk=args.disk * 2**20, filter_calls=not args.no_seccomp)
         print(f"arena: {sandbox.describe()}", file=sys.stderr)
-    compilers = Compilers.from_environment(cc=args.cc, cxx=args.cxx, cflags=args.cflags, cxxflags=args.cxxflags)
+    compilers = compilers_of(args)
     bots, excluded = prepare_bots(args.bots, results / COPIES, log=lambda text: print(f"arena: {text}", file=sys.stderr),
-                                  compilers=compilers, compile=sandboxed_compiler(sandbox) if sandbox else None)
+                                  compilers=compilers, compile=sandboxed_compiler(sandbox) if sandbox else None,
+                                  sandboxed=sandbox is not None)
     return bots, excluded, sandbox, compilers
+
+
+def compilers_of(args: argparse.Namespace) -> Compilers:
+    """How bots are built, by the options: the language table (with --languages) and --cc, --cflags, ..."""
+    from arena import languages
+    from arena.bots import Compilers
+
+    table = languages.load(args.languages)
+    return Compilers.from_environment(languages=table, cc=args.cc, cxx=args.cxx, cflags=args.cflags,
+                                      cxxflags=args.cxxflags)
 
 
 def open_results(text: str) -> Store:

@@ -88,7 +88,7 @@ def _as_recorded(bot: Bot, entry: dict[str, Any], copies: Path, compilers: Compi
     if bot.sha256 == entry["sha256"]:
         return bot
     recorded = _copy_of(entry, copies)
-    copy = prepare_bot(recorded.absolute(), copies, compilers=compilers, compile=compile) \
+    copy = prepare_bot(recorded.absolute(), copies, compilers=compilers, compile=compile, sandboxed=compile is not None) \
         if recorded.is_file() else None
     if isinstance(copy, Bot) and copy.sha256 == entry["sha256"]:
         print(f"arena: bot {bot.name!r} ({display(entry['path'])}) changed since the tournament: playing the "

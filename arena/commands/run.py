@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
 import shlex
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,12 +19,20 @@ import multiprocessing_logging
 from tabulate import tabulate_formats
 
 import referees
-from arena import tables, tournament
+from arena import languages, tables, tournament
 from arena.boards import Board, find_boards, load_board
-from arena.bots import Compilers
-from arena.commands import add_bot_options, get_referee, positive_float, positive_int, prepare_from_options
+from arena.bots import Bot, Compilers
+from arena.commands import (
+    add_bot_options,
+    compilers_of,
+    get_referee,
+    positive_float,
+    positive_int,
+    prepare_from_options,
+)
 from arena.errors import ArenaError
 from arena.process import Limits
+from arena.sandbox import Runner, Sandbox
 from arena.store import LOG, Store
 from arena.text import SafeFormatter, display, name_problem
 
@@ -46,8 +56,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", default="paint", metavar="GAME",
                         help=f"the game (default paint); one of: {', '.join(referees.names())}")
     parser.add_argument("--bots", nargs="+", required=True, metavar="BOT",
-                        help="bot files: .py (run with this Python), .c/.cpp (compiled once with -O2), or any "
-                        "executable; folders and names starting with '_' or '.' are skipped")
+                        help="bot files and folders: a source of one of the languages of 'arena languages' "
+                        "(.py, .c, .cpp/.cc/.cxx, .java, .rs, .go, .js, .cs; compiled once per tournament where "
+                        "the language is compiled), any executable, or a folder holding a language's main file "
+                        "(main.py, main.c, Main.java, ...) or an executable 'run'; other folders, and names "
+                        "starting with '_' or '.', are skipped")
     parser.add_argument("--boards", nargs="+", required=True, metavar="BOARD",
                         help="board files, or folders whose *.in files are boards (not those of their "
                         "subfolders, unless --recursive)")
@@ -120,8 +133,9 @@ def tournament_of(args: argparse.Namespace, referee: referees.Referee,
         raise ArenaError(f"{referee.name} is a {referee.players}-player game: it needs at least "
                          f"{referee.players} bots, got {len(bots)}")
     limits = Limits(cpu=args.cpu or referee.cpu_limit, wall=args.wall, memory=args.memory * 2**20)
-    used = compilers.describe() if any(bot.command[0].endswith(".bin") for bot in bots) else None
-    return tournament.Tournament(referee, tuple(bots), boards, limits, sandbox, used)
+    check_startup(bots, compilers, limits, sandbox)
+    languages = compilers.describe(bots, sandboxed=sandbox is not None)
+    return tournament.Tournament(referee, tuple(bots), boards, limits, sandbox, languages, tuple(excluded))
 
 
 def check_limits(cpu: float, wall: float | None, memory_mib: int) -> None:
@@ -133,6 +147,32 @@ def check_limits(cpu: float, wall: float | None, memory_mib: int) -> None:
     if memory_mib < MIN_MEMORY_MIB:
         raise ArenaError(f"--memory {memory_mib} MiB is too little for any bot to start (Python alone needs about "
                          f"10 MiB); give at least {MIN_MEMORY_MIB}")
+
+
+def check_startup(bots: Iterable[Bot], compilers: Compilers, limits: Limits, sandbox: Sandbox | None) -> None:
+    """Refuse a CPU limit below what starting a bot's runtime costs (its language's ``startup``
+    command, run once here as a move is: every move would time out)."""
+    for name in sorted({bot.language for bot in bots if bot.language}):
+        row = compilers.languages.get(name)
+        if not row.startup:
+            continue
+        variables = {**compilers.variables(), "python": sys.executable}
+        command = languages.locate(languages.expand(row.startup, variables), row, sandboxed=sandbox is not None)
+        if isinstance(command, str):
+            continue  # (its bots were excluded already, with this reason)
+        trial = dataclasses.replace(limits, cpu=max(10.0, limits.cpu), wall=None, data=not row.resident)
+        env = {key: languages.with_limits((value,), limits.memory)[0] for key, value in row.env}
+        command = languages.with_limits(command, limits.memory)
+        with tempfile.TemporaryDirectory(prefix="arena-startup-") as folder:
+            runner = Runner(sandbox, row.existing_binds(), None if sandbox else Path(folder), trial, name, env)
+            try:
+                started = runner.run(command, {})
+            finally:
+                runner.close(keep=False)
+        if started.cpu > limits.cpu:
+            raise ArenaError(f"--cpu {limits.cpu:g} is below what starting a {name} bot costs here: "
+                             f"{started.cpu:.3f} s of CPU ({' '.join(command)}, just now); every move of such a "
+                             f"bot would time out: give --cpu {max(0.1, round(3 * started.cpu, 1)):g} or more")
 
 
 def _check_unique_names(boards: Iterable[Board]) -> None:
@@ -153,8 +193,7 @@ def _play_all(args: argparse.Namespace) -> tournament.PlayAll | None:
 
     if problem := cluster.missing_dask():
         raise ArenaError(f"--cluster: {problem}")
-    compilers = Compilers.from_environment(cc=args.cc, cxx=args.cxx, cflags=args.cflags, cxxflags=args.cxxflags)
-    return cluster.Cluster(args.cluster, args.cluster_timeout, compilers).play_all
+    return cluster.Cluster(args.cluster, args.cluster_timeout, compilers_of(args)).play_all
 
 
 def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, name: str,
@@ -163,6 +202,8 @@ def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, n
     _setup_logging(store.folder / LOG)
     resume = shlex.join(["arena", *sys.argv[1:]] + ([] if args.name else ["--name", name]))
     log.info("results in %s (to resume if interrupted: %s)", store.folder, resume)
+    for bad in game.excluded:  # (the console said so already; the log keeps it whole)
+        log.debug("bot %r (%s) is excluded: %s", bad.name, bad.path, bad.reason)
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as cleanly as on Ctrl-C
     try:
         tournament.run(game, store, jobs=args.jobs, play_all=play_all)
