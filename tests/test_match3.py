@@ -5,6 +5,7 @@ the bots run as real processes."""
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import subprocess
@@ -31,7 +32,10 @@ from referees.match3 import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "match3-official"
+#: The official inputs and answers (THUSAAC/THUPC2022-Final, problem I), not shipped with the project
+#: (they are the contest's): a folder holding 1.in/1.ans ... 30.in/30.ans, named by this variable.
+OFFICIAL_ENV = "ARENA_MATCH3_OFFICIAL"
+OFFICIAL = Path(os.environ.get(OFFICIAL_ENV, "/nonexistent"))
 REF = Match3Referee()
 
 SAMPLE_BOARD = """\
@@ -137,10 +141,11 @@ def official_cases() -> list[str]:
 
 def test_official_data():
     """The official inputs with answers (THUSAAC/THUPC2022-Final, problem I;
-    beside the checkout in CI): every score exact, each input under 2 s."""
+    where ``ARENA_MATCH3_OFFICIAL`` names them): every score exact, each input under 2 s."""
     cases = official_cases()
     if not cases:
-        pytest.skip(f"official match-3 data not found at {OFFICIAL}")
+        pytest.skip(f"to check the judge against the official match-3 data (THUPC2022-Final, problem I), set "
+                    f"{OFFICIAL_ENV} to a folder holding its 1.in/1.ans ... 30.in/30.ans")
     assert len(cases) >= 30
     slowest = 0.0
     for case in cases:

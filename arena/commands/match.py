@@ -15,6 +15,7 @@ import logging
 import shlex
 import signal
 import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, replace
@@ -65,11 +66,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "match",
         help="play two bots against each other until a statistical test decides",
-        description="Play bot A against bot B: each board twice, once with each bot moving first, on the boards "
-        "given (--boards) or on boards generated from seeds (--generate), and report after every pair of "
-        "games the pentanomial counts, the score and A's Elo with its 95 % interval; with --sprt, stop as "
-        "soon as the sequential probability ratio test decides. Recorded in RESULTS/NAME like arena run "
-        "(resumable, shown by arena show).",
+        # (wrapped here: the raw formatter, which keeps the epilog's lines, does not wrap it)
+        description=textwrap.fill(
+            "Play bot A against bot B: each board twice, once with each bot moving first, on the boards "
+            "given (--boards) or on boards generated from seeds (--generate), and report after every pair of "
+            "games the pentanomial counts, the score and A's Elo with its 95 % interval; with --sprt, stop as "
+            "soon as the sequential probability ratio test decides. Recorded in RESULTS/NAME like arena run "
+            "(resumable, shown by arena show).", 79),
         epilog=LINE_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
