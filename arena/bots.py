@@ -31,6 +31,8 @@ that bot with the reason; it does not stop the tournament.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -39,7 +41,7 @@ import shutil
 import stat
 import subprocess
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -250,22 +252,49 @@ def _hash(files: dict[str, tuple[bytes, bool]], folder: bool) -> str:
     return digest.hexdigest()
 
 
+@contextlib.contextmanager
+def _locked(place: Path) -> Iterator[None]:
+    """Hold ``PLACE.lock`` (an flock, which dies with its process) while ``place`` is made: the
+    processes of a machine, or of several sharing the folder over NFS, make it one at a time, and
+    none removes what another has made or is running from."""
+    fd = os.open(place.with_name(place.name + ".lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def _copy(files: dict[str, tuple[bytes, bool]], home: Path) -> Path:
     """Write the bot's files into ``home`` (read-only), unless a complete copy is there."""
     if (home / ".complete").exists():
         return home
-    partial = home.with_name(f"{home.name}.{os.getpid()}.partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    for relative, (data, executable) in files.items():
-        target = partial / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        target.chmod(0o555 if executable else 0o444)
-    (partial / ".complete").write_text("")
-    shutil.rmtree(home, ignore_errors=True)
-    os.replace(partial, home)
-    _read_only(home)
+    home.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(home):
+        if (home / ".complete").exists():  # made by another process meanwhile
+            return home
+        partial = home.with_name(f"{home.name}.partial")
+        _remove(partial)
+        for relative, (data, executable) in files.items():
+            target = partial / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            target.chmod(0o555 if executable else 0o444)
+        (partial / ".complete").write_text("")
+        _read_only(partial)
+        _remove(home)  # an incomplete copy, of a process killed while it wrote: nothing runs from it
+        os.replace(partial, home)
     return home
+
+
+def _remove(folder: Path) -> None:
+    """Remove a folder the arena made read-only."""
+    if not folder.exists():
+        return
+    for place in [folder, *folder.rglob("*")]:
+        if place.is_dir() and not place.is_symlink():
+            place.chmod(0o755)
+    shutil.rmtree(folder)
 
 
 def _read_only(folder: Path) -> None:
@@ -289,25 +318,29 @@ def _build(program: Path, row: Language, variables: dict[str, Any], compile: Com
     if isinstance(problem := table.locate(template, row, sandboxed=sandboxed), str):
         return f"cannot compile: {problem}"
     folder = program.parent
-    folder.chmod(0o755)
-    output = folder.parent / f".build-{os.getpid()}-{key.hexdigest()[:12]}"
-    shutil.rmtree(output, ignore_errors=True)
-    output.mkdir(mode=0o777)
-    output.chmod(0o777)  # the sandbox's uid writes here
-    try:
-        command = table.locate(table.expand(row.compile, {**variables, "output": str(output)}), row, sandboxed=sandboxed)
-        failure = compile(command, folder, output, row) or _keep_build(output, build)
-        return failure or build
-    finally:
-        shutil.rmtree(output, ignore_errors=True)
-        folder.chmod(0o555)
+    with _locked(folder):  # one build at a time into this copy, on this machine or any sharing it
+        if build.is_dir():  # built by another process meanwhile
+            return build
+        folder.chmod(0o755)
+        output = folder.parent / f".{folder.name}.{key.hexdigest()[:12]}.output"
+        _remove(output)
+        output.mkdir(mode=0o777)
+        output.chmod(0o777)  # the sandbox's uid writes here
+        try:
+            command = table.locate(table.expand(row.compile, {**variables, "output": str(output)}), row,
+                                   sandboxed=sandboxed)
+            failure = compile(command, folder, output, row) or _keep_build(output, build)
+            return failure or build
+        finally:
+            shutil.rmtree(output, ignore_errors=True)
+            folder.chmod(0o555)
 
 
 def _keep_build(output: Path, build: Path) -> str:
     """Copy what the compiler wrote into ``build`` (files the arena owns, read-only), or say why not:
     nothing written, or something other than files and folders (a symbolic link could point anywhere)."""
     partial = build.with_name(build.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
+    _remove(partial)
     written = 0
     for place in sorted(output.rglob("*")):
         info = place.lstat()

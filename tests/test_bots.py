@@ -212,3 +212,36 @@ def test_a_python_bot_named_like_a_standard_module_does_not_shadow_it(tmp_path):
     (bot,), _ = prepare_bots([str(source)], tmp_path / "build")
     result = run_bot(bot.command, tmp_path / "folder", {"game.in": ""}, Limits(cpu=5))
     assert result.verdict == "ok" and result.output == "5", result
+
+
+def _prepare_and_play(source: str, copies: str, start, index: int) -> tuple[tuple[str, ...], list[str]]:
+    """One of many processes preparing the same bot into one copies folder at once (as the worker
+    processes of a cluster machine share their cache), then playing it while the others prepare."""
+    from arena.bots import prepare_bot
+
+    start.wait()
+    bot = prepare_bot(Path(source), Path(copies))
+    assert isinstance(bot, Bot), bot
+    outputs = [run_bot(bot.command, Path(copies).parent / f"play{index}", {"game.in": f"{n} {index}\n"}, Limits(cpu=1))
+               for n in range(3)]
+    return bot.command, [f"{result.verdict} {result.output}" for result in outputs]
+
+
+@needs_cc
+def test_many_processes_preparing_one_bot_at_once_share_one_copy_and_one_build(tmp_path: Path) -> None:
+    import multiprocessing
+
+    source = write(tmp_path / "bots" / "adder.c", ADD_C)
+    copies = tmp_path / "cache" / "copies"
+    context = multiprocessing.get_context("fork")
+    start = context.Manager().Barrier(16)
+    with context.Pool(16) as pool:
+        done = pool.starmap(_prepare_and_play, [(str(source), str(copies), start, i) for i in range(16)])
+    commands = {command for command, _ in done}
+    assert len(commands) == 1  # one copy, one build, used by all
+    for index, (_, outputs) in enumerate(done):
+        assert outputs == [f"ok {n + index}\n" for n in range(3)], outputs
+    (folder,) = [p for p in copies.iterdir() if p.is_dir()]
+    built = Path(next(iter(commands))[0]).parent.name
+    assert sorted(p.name for p in folder.iterdir() if p.name != ".complete") == sorted(["adder.c", built])
+    assert not [p for p in copies.iterdir() if p.name.endswith((".partial", ".output"))]
