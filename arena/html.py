@@ -254,9 +254,9 @@ SCRIPT = """
 """
 
 
-def page(title: str, body: str, *, extra_style: str = "", script: str = "") -> str:
-    """A whole HTML document with the shared style."""
-    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+def page(title: str, body: str, *, extra_style: str = "", script: str = "", head: str = "") -> str:
+    """A whole HTML document with the shared style (``head``: more of its head, as HTML)."""
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">{head}"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{html.escape(title)}</title><style>{STYLE}{extra_style}</style></head>"
             f"<body>{body}{script}</body></html>\n")

@@ -10,8 +10,11 @@ file system, without a server, for a finished or an interrupted tournament.
 from __future__ import annotations
 
 import html
+import logging
+import os
 import re
 import statistics
+import time
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -19,9 +22,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from arena import replay, tables, views
+from arena.errors import ArenaError
 from arena.html import page, replay_page
 from arena.store import Store
 from arena.text import display
+
+log = logging.getLogger("arena.report")
 
 Link = Callable[[int, int, Any], str | None]
 
@@ -93,40 +99,94 @@ def build(store: Store, out: Path, *, progress: Callable[[str], None] = lambda t
     move's CPU time), so the report of a big tournament needs a small part of
     its records' memory.  Each board is read (and checked against its hash)
     once."""
-    config = store.config()
+    report = Report(store, out)
     total = store.count()
-    (out / "games").mkdir(parents=True, exist_ok=True)
-    legend = views.legend(config["game"])
-    referee = replay.get_referee(config["game"])
-    one_shot = referee.protocol == "one-shot"
-    boards: dict[tuple[str, str], Any] = {}  # (name, sha256) -> the board's initial state
-    names, games, faults, cpu = PageNames(), [], [], _Cpu()
-    tally = tables.Tally.of(config, ())
     for number, record in enumerate(store.iter_records(), start=1):
-        page = names.add(record["id"])
-        board = (record["board"]["name"], record["board"].get("sha256", ""))
-        if board not in boards:
-            boards[board] = replay.recorded_board(referee, store, record)[1]
-        game = replay.replay(referee, boards[board], record)
-        (out / page).write_text(replay_page(game, legend=legend, back="../index.html"), encoding="utf-8")
-        # a one-shot game is one invocation: count its operations, as its replay steps through them
-        operations = sum(1 for step in game.steps if step.entry is not None) if one_shot else None
-        games.append(Game.of(record, page, operations))
-        faults += _fault_rows(record, page)
-        cpu.add(record, page)
-        tally.add(record)
+        report.add(record)
         progress(f"[{number}/{total}] {display(record['id'])}")
-    bots = BotPages([bot["name"] for bot in config["bots"]] + sorted({s for g in games for s in g.seats}))
-    if config["players"] == 2:
-        (out / "pairs").mkdir(exist_ok=True)
-        for (a, b), played in pairs(games).items():
-            (out / pair_page(a, b)).write_text(_pair_html(a, b, played, bots), encoding="utf-8")
-    (out / "bots").mkdir(exist_ok=True)
-    for bot, name in bots.pages.items():
-        (out / name).write_text(_bot_html(bot, config, games, faults, cpu, bots), encoding="utf-8")
-    index = out / "index.html"
-    index.write_text(_index_html(store, config, tally, games, faults, cpu, bots), encoding="utf-8")
-    return index
+    return report.write()
+
+
+class Report:
+    """A report being made, one game at a time: ``add`` writes a game's replay
+    page and keeps its line; ``write`` writes the index, the pair pages and the
+    bot pages from what was kept (only those of bots and pairs with a game added
+    since the last ``write``, once the first is done)."""
+
+    def __init__(self, store: Store, out: Path):
+        self.store, self.out = store, out
+        self.config = store.config()
+        (out / "games").mkdir(parents=True, exist_ok=True)
+        self.legend = views.legend(self.config["game"])
+        self.referee = replay.get_referee(self.config["game"])
+        self.boards: dict[tuple[str, str], Any] = {}  # (name, sha256) -> the board's initial state
+        self.names, self.games, self.faults, self.cpu = PageNames(), [], [], _Cpu()
+        self.tally = tables.Tally.of(self.config, ())
+        self.bots = BotPages([bot["name"] for bot in self.config["bots"]])
+        self.own: dict[str, list[Game]] = defaultdict(list)  # each bot's games
+        self.changed: set[str] | None = None  # the bots with a game since the last write (None: all)
+        self.pairs: set[tuple[str, ...]] = set()  # the pairs of bots that played (names sorted)
+        self.changed_pairs: set[tuple[str, ...]] = set()
+
+    def add(self, record: dict[str, Any], *, missing_only: bool = False) -> Game:
+        """Count a game and write its replay page (with ``missing_only``, only if it is not there yet)."""
+        name = self.names.add(record["id"])
+        page = not (missing_only and (self.out / name).exists())
+        operations = None
+        if page or self.referee.protocol == "one-shot":
+            board = (record["board"]["name"], record["board"].get("sha256", ""))
+            if board not in self.boards:
+                self.boards[board] = replay.recorded_board(self.referee, self.store, record)[1]
+            game = replay.replay(self.referee, self.boards[board], record)
+            if page:
+                _write(self.out / name, replay_page(game, legend=self.legend, back="../index.html"))
+            # a one-shot game is one invocation: count its operations, as its replay steps through them
+            if self.referee.protocol == "one-shot":
+                operations = sum(1 for step in game.steps if step.entry is not None)
+        row = Game.of(record, name, operations)
+        self.games.append(row)
+        self.faults += _fault_rows(record, name)
+        self.cpu.add(record, name)
+        self.tally.add(record)
+        for seat in dict.fromkeys(row.seats):
+            if seat not in self.bots.pages:
+                self.bots = BotPages([*self.bots.pages, seat])
+            self.own[seat].append(row)
+            if self.changed is not None:
+                self.changed.add(seat)
+        if len(row.seats) == 2 and row.seats[0] != row.seats[1]:
+            pair = tuple(sorted(row.seats))
+            self.pairs.add(pair)
+            self.changed_pairs.add(pair)
+        return row
+
+    def write(self, state: str | None = None, *, running: bool = False, latest: int = 0) -> Path:
+        """The index, and the pair and bot pages that changed.  ``state``: how far
+        the tournament is, in words (by default: finished or interrupted, from the
+        games played); ``running``: it is still being played, and the index reloads
+        itself; ``latest``: list the games last recorded first."""
+        changed = set(self.bots.pages) if self.changed is None else self.changed
+        if self.config["players"] == 2:
+            (self.out / "pairs").mkdir(exist_ok=True)
+            for a, b in self.pairs if self.changed is None else self.changed_pairs:
+                both = [g for g in self.own[a] if b in g.seats]
+                _write(self.out / pair_page(a, b), _pair_html(a, b, both, self.bots))
+        (self.out / "bots").mkdir(exist_ok=True)
+        for bot in changed:
+            _write(self.out / self.bots.pages[bot],
+                   _bot_html(bot, self.config, self.own.get(bot, []), self.faults, self.cpu, self.bots))
+        self.changed, self.changed_pairs = set(), set()
+        index = self.out / "index.html"
+        _write(index, _index_html(self.store, self.config, self.tally, self.games, self.faults, self.cpu,
+                                  self.bots, state, running, latest))
+        return index
+
+
+def _write(path: Path, text: str) -> None:
+    """Write a page whole or not at all (a page reloading itself never reads half of one)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
 
 
 class BotPages:
@@ -160,12 +220,19 @@ def pair_page(a: str, b: str) -> str:
 
 # ---------------------------------------------------------------- index
 def _index_html(store: Store, config: dict[str, Any], tally: tables.Tally, games: list[Game],
-                faults: list[tuple[list[Any], str]], cpu: _Cpu, bots: BotPages) -> str:
+                faults: list[tuple[list[Any], str]], cpu: _Cpu, bots: BotPages, state: str | None = None,
+                running: bool = False, latest: int = 0) -> str:
     data = tables.data(config, tally)
-    state = "finished" if data["played"] >= data["expected"] else "interrupted or still running: resume it with the same command"
-    parts = [(f"<header><h1>{html.escape(store.folder.name)}</h1><div class=\"sub\">{html.escape(config['game'])}"
-             f" · {data['played']} of {data['expected']} games played ({html.escape(state)})"
-             f" · limits: {html.escape(_limits(config))}</div></header><main>")]
+    if state is None:
+        state = "finished" if data["played"] >= data["expected"] else "interrupted: resume it with the same command"
+    badge = (f'<span class="chip" id="badge" style="background:{"#1a7f37" if running else "#6b7280"}">'
+             f'{"running" if running else "final"}</span> ')
+    parts = [(f"<header><h1>{badge}{html.escape(store.folder.name)}</h1><div class=\"sub\">"
+              f"{html.escape(config['game'])} · {data['played']} of {data['expected']} games played · "
+              f"<span id=\"state\">{html.escape(state)}</span>"
+              f" · limits: {html.escape(_limits(config))}</div></header><main>")]
+    if latest and games:
+        parts += _games(games[-latest:][::-1], bots, title="Latest games", order=False)
     for name, table in data["tables"].items():
         headers, rows = _quiet_fault_columns(table["headers"], table["rows"])
         parts.append(f"<h2>{html.escape(table['title'])}</h2>")
@@ -174,7 +241,9 @@ def _index_html(store: Store, config: dict[str, Any], tally: tables.Tally, games
     parts += _faults(faults, bots)
     parts += _cpu(cpu, bots)
     parts += _games(games, bots)
-    return page(f"{store.folder.name} – arena report", "".join(parts) + "</main>", script=SORT_SCRIPT)
+    refresh = f'<meta http-equiv="refresh" content="{RELOAD}">' if running else ""
+    return page(f"{store.folder.name} – arena report", "".join(parts) + "</main>", script=SORT_SCRIPT,
+                head=refresh)
 
 
 def _quiet_fault_columns(headers: list[str], rows: list[list[Any]]) -> tuple[list[str], list[list[Any]]]:
@@ -287,9 +356,10 @@ def _cpu(cpu: _Cpu, bots: BotPages, only: str | None = None, up: str = "") -> li
                    lambda r, c, v: links[r] if c == 4 else bots.link(v, up) if c == 0 else None)]
 
 
-def _games(games: list[Game], bots: BotPages, up: str = "", title: str = "Every game") -> list[str]:
-    """Every game by board, then seats (a click on a header sorts by that column)."""
-    ordered = sorted(games, key=lambda g: (g.board, g.seats))
+def _games(games: list[Game], bots: BotPages, up: str = "", title: str = "Every game",
+           order: bool = True) -> list[str]:
+    """Every game by board, then seats (or as given, unless ``order``; a click on a header sorts by that column)."""
+    ordered = sorted(games, key=lambda g: (g.board, g.seats)) if order else list(games)
     rows = [[g.board, *_seat_cells(g), g.moves, _points_text(g), g.outcome, "replay"] for g in ordered]
     two = any(len(g.seats) == 2 for g in games)
     headers = ["board", *(["first", "second"] if two else ["bot"]), "moves", "points" if two else "score",
@@ -376,3 +446,96 @@ def _bot_html(bot: str, config: dict[str, Any], games: list[Game], faults: list[
             + "".join(_games(own, bots, "../", "Its games")) + "</main>")
     return page(f"{display(bot)} – arena report", body, script=SORT_SCRIPT)
 
+
+
+# ---------------------------------------------------------------- the live report
+#: Seconds between two reloads of a live report's index, and between two writes of it (at least).
+RELOAD = 5
+#: The share of the tournament's time a live report may spend rewriting its index and the pages of
+#: bots and pairs: a slower write waits longer for the next (the replay pages are written once each).
+LIVE_SHARE = 0.02
+#: The games listed first in a live index, the last recorded first.
+LATEST = 12
+
+
+def live(folder: str | None, store: Store, *, status: Callable[[], str] | None = None) -> Live | None:
+    """The live report ``--report`` asks for (``folder``; "": RESULTS/NAME/report), or None."""
+    if folder is None:
+        return None
+    out = Path(folder) if folder else store.folder / "report"
+    try:
+        report = Live(store, out, status=status, warn=log.warning)
+    except OSError as exc:
+        raise ArenaError(f"--report: cannot write the report into {str(out)!r}: {exc}") from None
+    log.info("live report: %s (open it in a browser: file://%s)", out / "index.html",
+             (out / "index.html").resolve())
+    return report
+
+
+class Live:
+    """A tournament's report kept up to date while it is played (``arena run
+    --report``): each game's replay page is written as the game is recorded
+    (``add``), the index, marked running with the progress and the time left,
+    is rewritten at most every ``RELOAD`` seconds, and reloads itself; ``finish``
+    writes it final.  Games recorded before (a resumed tournament) are read once,
+    as it starts; their pages are written only where missing.
+
+    A failure to write the report (a full disk, a board moved away) is logged and
+    ends the live report, never the tournament: ``arena report`` can write it later."""
+
+    def __init__(self, store: Store, out: Path, *, status: Callable[[], str] | None = None,
+                 warn: Callable[[str], None] = lambda text: None):
+        self.out, self.status, self.warn = out, status, warn
+        self.report: Report | None = Report(store, out)
+        for record in store.iter_records():
+            self.report.add(record, missing_only=True)
+        self.progress: Any = None  # tournament.Progress, as of the last game
+        self.next = 0.0  # time.monotonic() of the next write of the index
+        self._guarded(self._write_running)
+
+    def add(self, record: dict[str, Any], progress: Any = None) -> None:
+        """A game was recorded: its page now, the index when it is due."""
+        if self.report is None:
+            return
+        self.progress = progress
+        self._guarded(self.report.add, record)
+        if time.monotonic() >= self.next:
+            self._guarded(self._write_running)
+
+    def finish(self, state: str | None = None) -> Path | None:
+        """Write the report final: ``state`` says how the run ended (by default
+        finished or interrupted, from the games played)."""
+        if self.report is None:
+            return None
+        return self._guarded(self.report.write, state)
+
+    def _write_running(self) -> None:
+        assert self.report is not None
+        started = time.monotonic()
+        self.report.write(self._state(), running=True, latest=LATEST)
+        took = time.monotonic() - started
+        self.next = time.monotonic() + max(RELOAD, took / LIVE_SHARE)
+
+    def _state(self) -> str:
+        if self.status is not None:
+            return self.status()
+        progress = self.progress
+        if progress is None or not progress.played:
+            return "running: waiting for the first game to finish"
+        elapsed = time.monotonic() - progress.start
+        left = elapsed / progress.played * (progress.to_play - progress.played)
+        return (f"running: {progress.done} of {progress.total} games, {_clock(elapsed)} elapsed, "
+                f"about {_clock(left)} left (as of {time.strftime('%H:%M:%S')})")
+
+    def _guarded(self, write: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return write(*args)
+        except (OSError, ArenaError) as exc:
+            self.warn(f"the live report stops (the tournament goes on; write it later with arena report): {exc}")
+            self.report = None
+            return None
+
+
+def _clock(seconds: float) -> str:
+    seconds = round(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"

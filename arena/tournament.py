@@ -179,7 +179,8 @@ PlayAll = Callable[["Tournament", Todo, int], Iterator[dict[str, Any]]]
 
 
 def run(tournament: Tournament, store: Store, *, jobs: int, play_all: PlayAll | None = None,
-        recorded: Iterable[str] | None = None) -> int:
+        recorded: Iterable[str] | None = None,
+        on_record: Callable[[dict[str, Any], Progress], None] | None = None) -> int:
     """Play the games not yet recorded, appending each record to the store as
     it finishes; returns the number of the tournament's games recorded in
     all.  On Ctrl-C every finished game is on disk (and forced to it).  Only the ids of the
@@ -188,7 +189,8 @@ def run(tournament: Tournament, store: Store, *, jobs: int, play_all: PlayAll | 
 
     ``play_all`` plays the games: by default in a local pool of ``jobs``
     processes (``arena.cluster.Cluster.play_all`` sends them to a cluster);
-    a game it yields twice is recorded once."""
+    a game it yields twice is recorded once.  ``on_record`` is told of each game
+    recorded, with the progress (``arena run --report`` keeps its report up to date)."""
     schedule = Schedule(tournament)
     already = schedule.mark(store.ids() if recorded is None else recorded)
     todo = schedule.todo()
@@ -202,6 +204,8 @@ def run(tournament: Tournament, store: Store, *, jobs: int, play_all: PlayAll | 
                 continue
             store.append(record)
             log.info("%s  %s", progress.step(), describe(record))
+            if on_record is not None:
+                on_record(record, progress)
     finally:
         store.close()  # every game written is forced to disk, however the run ends
     return progress.done

@@ -24,7 +24,7 @@ from typing import Any
 
 import generator
 import referees
-from arena import stats, tables, tournament
+from arena import report, stats, tables, tournament
 from arena.boards import Board, find_boards, load_board
 from arena.commands import get_referee, positive_int
 from arena.commands.run import _setup_logging, add_run_options, tournament_of
@@ -272,8 +272,12 @@ class _Match:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)  # the rest of the Store, as tournament.run may use it
 
+    live: report.Live | None = None  # arena match --report
+
     def append(self, record: dict[str, Any]) -> None:
         self.store.append(record)
+        if self.live:
+            self.live.add(record)
         if not self._count(record):
             return
         stopped = self.stop()
@@ -294,6 +298,8 @@ def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Nam
     result = match.stop()
     if match.pairs:
         match.say(result or "running")
+    match.live = report.live(args.report, match.store,
+                             status=lambda: f"running: {len(match.recorded)} games, {match.line()}")
     limited = itertools.islice(boards, args.max_pairs)
     try:
         while result is None and (batch := list(itertools.islice(limited, BATCH_PER_JOB * args.jobs))):
@@ -305,10 +311,14 @@ def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Nam
     except _Decided as decided:
         result = decided.args[0]
     except KeyboardInterrupt:
+        if match.live:
+            match.live.finish(f"interrupted; resume it with: {resume}")
         print(f"\narena: interrupted; {match.store.count()} games are recorded in {match.store.folder}. "
               f"Resume with: {resume}", file=sys.stderr)
         return 130
     print(tables.verdict(result, match.a, match.b))
+    if match.live:
+        match.live.finish(f"{tables.verdict(result, match.a, match.b)} ({match.line(result)})")
     match.store.write_tables(tables.render(match.store.config(), match.store.summaries()))
     print(f"Records: {match.store.games_path}; the tables: arena show {match.store.folder}")
     return 0

@@ -19,7 +19,7 @@ import multiprocessing_logging
 from tabulate import tabulate_formats
 
 import referees
-from arena import languages, tables, tournament
+from arena import languages, report, tables, tournament
 from arena.boards import Board, find_boards, load_board
 from arena.bots import Bot, Compilers
 from arena.commands import (
@@ -96,6 +96,11 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory", type=positive_int, default=256, metavar="MIB",
                         help=f"memory per invocation in MiB, at least {MIN_MEMORY_MIB} (default 256)")
     add_bot_options(parser)
+    parser.add_argument("--report", nargs="?", const="", metavar="DIR",
+                        help="keep the HTML report (as arena report writes it) up to date while the games are "
+                        "played: each game's replay as it is recorded, the index (running, progress, time left) "
+                        "every few seconds, reloading itself; final when the run ends (default DIR: "
+                        "RESULTS/NAME/report)")
     parser.add_argument("--format", default="simple", choices=tabulate_formats, metavar="FORMAT",
                         help="table format: plain, simple, github, html, latex, ... (default simple)")
 
@@ -205,18 +210,25 @@ def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, n
     for bad in game.excluded:  # (the console said so already; the log keeps it whole)
         log.debug("bot %r (%s) is excluded: %s", bad.name, bad.path, bad.reason)
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as cleanly as on Ctrl-C
+    live = report.live(args.report, store)
     try:
-        tournament.run(game, store, jobs=args.jobs, play_all=play_all)
+        tournament.run(game, store, jobs=args.jobs, play_all=play_all, on_record=live and live.add)
     except ArenaError as exc:
+        if live:
+            live.finish(f"stopped: {exc}")
         if not args.cluster:
             raise
         raise ArenaError(f"{exc}\n{store.count()} games are recorded in {store.folder}. "
                          f"Resume with: {resume}") from None
     except KeyboardInterrupt:
+        if live:
+            live.finish(f"interrupted; resume it with: {resume}")
         played = store.count()
         print(f"\narena: interrupted; {played} games are recorded in {store.folder}. "
               f"Resume with: {resume}", file=sys.stderr)
         return 130
+    if live:
+        live.finish()
     # The tables are drawn from the records on disk, read as a stream (no record was kept in memory).
     try:
         tally = tables.Tally.of(game.config(), store.summaries())
