@@ -1,4 +1,7 @@
-"""A round-robin: the schedule, the parallel pool, resume and progress.
+"""A tournament: the schedule, the parallel pool, resume and progress.
+
+The format (``arena.formats``: round-robin, gauntlet, Swiss, knockout) says
+which pairs meet in each round; this module plays each round's games.
 
 Two-player games: every pair of bots plays every board twice, once in each
 seat order.  Single-player games: every bot plays every board once.  Games
@@ -32,6 +35,7 @@ from multiprocessing.connection import wait as wait_for
 from multiprocessing.queues import SimpleQueue
 from typing import Any
 
+from arena import formats
 from arena.boards import Board
 from arena.bots import Bot, Excluded
 from arena.match import GameSpec, play
@@ -54,6 +58,7 @@ class Tournament:
     sandbox: Sandbox | None = None  # None: --no-sandbox
     languages: dict[str, Any] | None = None  # the rows of the bots' languages, with their toolchains' versions
     excluded: tuple[Excluded, ...] = ()  # the bots given that cannot play (a compile error, ...), with why
+    system: formats.System = formats.ROUND_ROBIN  # the format: who meets whom, round by round
 
     def config(self) -> dict[str, Any]:
         return {
@@ -69,22 +74,28 @@ class Tournament:
             **({"languages": self.languages} if self.languages else {}),
             **({"excluded": [{"name": bad.name, "path": str(bad.path), "reason": bad.reason} for bad in self.excluded]}
                if self.excluded else {}),
+            # (a round-robin is not named: a tournament begun before there were formats resumes as one)
+            **({"system": self.system.config()} if self.system.name != "round-robin" else {}),
         }
 
 
 class Schedule:
     """Every game of a tournament by number: game ``b * S + s`` is board b
     (in the tournament's order) with seating s (of S: every bot alone, or
-    every ordered pair of bots).  What has been recorded is a bit per game,
+    every ordered pair of bots, or both orders of each of ``pairs``, the names of the bots that meet
+    in one round of a format).  What has been recorded is a bit per game,
     marked from game ids; ``todo`` gives the rest in the order they are
     played, making each game only when it is asked for."""
 
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: Tournament, pairs: Iterable[tuple[str, str]] | None = None):
         bots = tournament.bots
         if tournament.referee.players == 1:
             self.seatings: list[tuple[Bot, ...]] = [(bot,) for bot in bots]
-        else:
+        elif pairs is None:
             self.seatings = [order for a, b in itertools.combinations(bots, 2) for order in ((a, b), (b, a))]
+        else:
+            named = {bot.name: bot for bot in bots}
+            self.seatings = [(named[x], named[y]) for a, b in pairs for x, y in ((a, b), (b, a))]
         self.boards = tournament.boards
         self._board = {board.name: k for k, (board, _) in enumerate(self.boards)}
         self._seating = {"|".join(bot.name for bot in seats): k for k, seats in enumerate(self.seatings)}
@@ -190,8 +201,14 @@ def run(tournament: Tournament, store: Store, *, jobs: int, play_all: PlayAll | 
     ``play_all`` plays the games: by default in a local pool of ``jobs``
     processes (``arena.cluster.Cluster.play_all`` sends them to a cluster);
     a game it yields twice is recorded once.  ``on_record`` is told of each game
-    recorded, with the progress (``arena run --report`` keeps its report up to date)."""
-    schedule = Schedule(tournament)
+    recorded, with the progress (``arena run --report`` keeps its report up to date).
+
+    A format whose rounds depend on results (Swiss, knockout) reads the
+    records' outcomes instead, and plays its rounds one after another
+    (``_run_rounds``)."""
+    if tournament.system.paired:
+        return _run_rounds(tournament, store, jobs, play_all, on_record)
+    schedule = Schedule(tournament, _only_round(tournament).pairs)
     already = schedule.mark(store.ids() if recorded is None else recorded)
     todo = schedule.todo()
     total = len(schedule)
@@ -199,16 +216,81 @@ def run(tournament: Tournament, store: Store, *, jobs: int, play_all: PlayAll | 
         log.info("resuming: %d of %d games already recorded, %d to play", already, total, len(todo))
     progress = Progress(total, already, len(todo))
     try:
-        for record in (play_all or _play_all)(tournament, todo, jobs):
-            if not schedule.claim(record["id"]):
-                continue
-            store.append(record)
-            log.info("%s  %s", progress.step(), describe(record))
-            if on_record is not None:
-                on_record(record, progress)
+        for _ in _record(tournament, schedule, todo, store, progress, jobs, play_all, on_record):
+            pass
     finally:
         store.close()  # every game written is forced to disk, however the run ends
     return progress.done
+
+
+def _only_round(tournament: Tournament) -> formats.Round:
+    """The one round of a format fixed at the start (round-robin, gauntlet)."""
+    names, boards = [bot.name for bot in tournament.bots], [board.name for board, _ in tournament.boards]
+    return next(tournament.system.rounds(names, boards, formats.Results()))
+
+
+def _record(tournament: Tournament, schedule: Schedule, todo: Todo, store: Store, progress: Progress, jobs: int,
+            play_all: PlayAll | None, on_record: Callable[[dict[str, Any], Progress], None] | None
+            ) -> Iterator[dict[str, Any]]:
+    """Play ``todo`` and record each game as it finishes (once); yield its record."""
+    for record in (play_all or _play_all)(tournament, todo, jobs):
+        if not schedule.claim(record["id"]):
+            continue
+        store.append(record)
+        log.info("%s  %s", progress.step(), describe(record))
+        if on_record is not None:
+            on_record(record, progress)
+        yield record
+
+
+def _run_rounds(tournament: Tournament, store: Store, jobs: int, play_all: PlayAll | None,
+                on_record: Callable[[dict[str, Any], Progress], None] | None) -> int:
+    """Play a format's rounds in turn: each is paired from the records of the rounds before it
+    (``formats.System.rounds``), so a resume pairs them as the first run did and plays only the
+    games not recorded yet; the next round starts when the last game of this one is recorded."""
+    system = tournament.system
+    names, boards = [bot.name for bot in tournament.bots], [board.name for board, _ in tournament.boards]
+    results = formats.Results(store.summaries())
+    total = system.games(len(names), len(boards))
+    if results:
+        log.info("resuming: %d games already recorded; the rounds played are paired again from them", len(results))
+    progress = Progress(total, len(results), max(total - len(results), 0))
+    try:
+        for round_ in system.rounds(names, boards, results):
+            schedule = Schedule(tournament, round_.pairs)
+            already = schedule.mark(results.games)
+            todo = schedule.todo()
+            if todo:
+                log.info("%s", _round_line(round_, len(schedule), already))
+            left, said = len(todo), False
+            for record in _record(tournament, schedule, todo, store, progress, jobs, play_all, on_record):
+                results.add(record)
+                left -= 1
+                if 0 < left <= jobs and not said:
+                    said = True
+                    log.info("%s: waiting for its last %d games before the next round is paired: %s",
+                             round_.title(), left, ", ".join(_left(schedule)))
+    finally:
+        store.close()
+    return progress.done
+
+
+def _round_line(round_: formats.Round, games: int, already: int) -> str:
+    """What a round plays, said as it starts."""
+    pairs = round_.pairs or ()
+    line = f"{round_.title()}: {len(pairs)} pairings, {games} games"
+    if round_.byes:
+        line += f"; a bye for {', '.join(round_.byes)}"
+    if already:
+        line += f" ({already} recorded already)"
+    return line
+
+
+def _left(schedule: Schedule, most: int = 8) -> list[str]:
+    """The ids of the schedule's games not recorded yet (the first ``most``, and how many more)."""
+    numbers = [n for n in range(len(schedule)) if not schedule.done[n]]
+    shown = [schedule.game(n)[0].id for n in numbers[:most]]
+    return shown + ([f"and {len(numbers) - most} more"] if len(numbers) > most else [])
 
 
 def _play_all(tournament: Tournament, todo: Todo, jobs: int) -> Iterator[dict[str, Any]]:
