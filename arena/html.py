@@ -53,7 +53,7 @@ REPLAY_STYLE = """
 @media (min-width: 1000px) { .layout { flex-wrap: nowrap; } }
 .boards { display: flex; gap: 18px; flex-wrap: wrap; align-items: flex-start; }
 .gridbox .title { font-size: 13px; color: var(--muted); margin-bottom: 4px; text-align: center; }
-.grid { display: grid; gap: 1px; background: #b9b4a7; border: 2px solid #6b665b; border-radius: 3px; }
+.grid { display: grid; width: max-content; gap: 1px; background: #b9b4a7; border: 2px solid #6b665b; border-radius: 3px; }
 .framed { display: grid; gap: 0; }
 .lab { font: 11px/1 ui-monospace, "DejaVu Sans Mono", monospace; color: var(--muted); display: flex;
        align-items: center; justify-content: center; font-variant-numeric: tabular-nums; }
@@ -194,9 +194,12 @@ SCRIPT = """
     boards.replaceChildren(...f.grids.map((g) => drawGrid(g, f.grids.length)));
     boards.dataset.step = at;
     slider.value = at;
-    $('counter').textContent = 'step ' + at + ' / ' + (frames.length - 1);
-    $('label').textContent = f.label;
     const m = f.move === undefined ? null : data.moves[f.move];
+    // per-move games count moves as the game does (an opening's too); a plan's steps are its operations
+    const last = data.moves.length ? data.moves[data.moves.length - 1].number : data.first;
+    $('counter').textContent = data.plan ? 'step ' + at + ' / ' + (frames.length - 1)
+        : 'move ' + (m ? m.number : data.first) + ' / ' + last;
+    $('label').textContent = f.label;
     $('who').textContent = m ? ((data.plan ? 'the plan of ' : 'move ' + m.number + ' · ') + m.bot + ' · ' +
         m.verdict + ' · CPU ' +
         m.cpu.toFixed(3) + ' s · wall ' + m.wall.toFixed(3) + ' s' +
@@ -262,12 +265,18 @@ def page(title: str, body: str, *, extra_style: str = "", script: str = "", head
             f"<body>{body}{script}</body></html>\n")
 
 
-def seat_chips(seats: list[str]) -> str:
-    """The bots of a game, each in its seat's colour (one seat: plain)."""
+def seat_chips(seats: list[str], colours: tuple[str, ...] = SEAT_COLOURS) -> str:
+    """The bots of a game, each in the colour its pieces are drawn in (one seat: plain)."""
     if len(seats) == 1:
         return f"<b>{html.escape(display(seats[0]))}</b>"
-    return " vs ".join(f'<span class="chip" style="background:{SEAT_COLOURS[i]}">{html.escape(display(name))}</span>'
-                       for i, name in enumerate(seats))
+    return " vs ".join(f'<span class="chip" style="background:{colours[i]};color:{_ink(colours[i])};'
+                       f'border:1px solid #888">{html.escape(display(name))}</span>' for i, name in enumerate(seats))
+
+
+def _ink(fill: str) -> str:
+    """Text that reads on a background of ``fill`` (#rrggbb): dark on light, white on dark."""
+    r, g, b = (int(fill[k:k + 2], 16) for k in (1, 3, 5))
+    return "#1d1d1f" if 0.299 * r + 0.587 * g + 0.114 * b > 160 else "#fff"
 
 
 def replay_page(game: Replay, *, legend: str = "", back: str | None = None) -> str:
@@ -277,7 +286,7 @@ def replay_page(game: Replay, *, legend: str = "", back: str | None = None) -> s
     back_link = f' · <a href="{html.escape(back)}">back to the report</a>' if back else ""
     body = f"""
 <header><h1>{html.escape(display(record['id']))}</h1>
-<div class="sub">{html.escape(record['game'])} · {seat_chips(record['seats'])} ·
+<div class="sub">{html.escape(record['game'])} · {seat_chips(record['seats'], game.colours)} ·
 {html.escape(outcome_text(record))}{back_link}</div></header>
 <main>
 <div class="controls">
@@ -312,14 +321,14 @@ def _replay_data(game: Replay) -> dict[str, Any]:
         data = step.frame.to_json()
         if step.entry is not None:
             if step.first:
-                moves.append({"number": step.number, "bot": display(step.bot or "?"), **_entry_fields(step.entry)})
+                moves.append({"number": step.move, "bot": display(step.bot or "?"), **_entry_fields(step.entry)})
             data["move"] = len(moves) - 1
         grids = data["grids"]
         data["grids"] = [_delta(g, previous[j] if j < len(previous) else None) for j, g in enumerate(grids)]
         previous = grids
         steps.append(data)
     plan = referees.get(game.record["game"]).protocol == "one-shot"
-    return {"plan": plan, "moves": moves, "steps": steps}
+    return {"plan": plan, "moves": moves, "steps": steps, "first": game.steps[0].move if game.steps else 0}
 
 
 def _entry_fields(entry: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from arena.boards import Board, load_board
 from arena.errors import ArenaError
 from arena.store import Store
 from arena.text import display
-from arena.views import Frame
+from arena.views import Frame, Grid
 from referees.base import BadOutput, IllegalMove, Referee
 
 
@@ -34,6 +34,7 @@ class Step:
     frame: Frame
     state: Any
     first: bool = True  # the first step of its invocation (one-shot plans have many)
+    move: int = 0  # the move's number as the game counts it (tic-tac-toe counts its opening's moves too)
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Replay:
 
     record: dict[str, Any]
     steps: tuple[Step, ...]
+    colours: tuple[str, ...] = views.SEAT_COLOURS  # each seat's colour, as the drawing shows its pieces
 
 
 # ---------------------------------------------------------------- finding a game
@@ -108,7 +110,7 @@ def replay(referee: Referee, initial: Any, record: dict[str, Any]) -> Replay:
     steps = [stepper.start()]
     for entry in record["moves"]:
         steps += stepper.step(entry)
-    return Replay(record, tuple(steps))
+    return Replay(record, tuple(steps), getattr(stepper.view, "seat_colours", views.SEAT_COLOURS))
 
 
 class Stepper:
@@ -119,10 +121,11 @@ class Stepper:
         self.seats = list(record["seats"])
         self.view = views.get(referee.name, referee, initial, self.seats)
         self.number = 0
+        self.before = getattr(self.view, "moves_before", 0)  # moves the board file played already
 
     def start(self) -> Step:
         """The board before the first move."""
-        return Step(0, None, None, None, self.view.start(self.state), self.state)
+        return Step(0, None, None, None, self.view.start(self.state), self.state, move=self.before)
 
     def step(self, entry: dict[str, Any]) -> list[Step]:
         """The steps of the next recorded invocation (several for a one-shot plan)."""
@@ -131,9 +134,9 @@ class Stepper:
         bot = self.seats[seat]
         if entry["verdict"] != "ok":
             frame = self.view.fault(state, _attempt(self.referee, state, entry), seat)
-            return [Step(self.number, seat, bot, entry, frame, state)]
+            return [Step(self.number, seat, bot, entry, frame, state, move=self.number + self.before)]
         move = _accepted(self.referee, state, entry, self.record, self.number)
-        steps = [Step(self.number, seat, bot, entry, frame, after, k == 0)
+        steps = [Step(self.number, seat, bot, entry, frame, after, k == 0, self.number + self.before)
                  for k, (frame, after) in enumerate(self.view.frames(state, move, seat))]
         self.state = self.referee.apply(state, move)
         return steps
@@ -207,19 +210,58 @@ def entry_details(entry: dict[str, Any]) -> list[str]:
     return lines
 
 
-def step_text(step: Step, plan: bool = False) -> str:
+def step_text(step: Step, plan: bool = False, colour: bool = False) -> str:
     """A step as the terminal shows it: a heading, the verdict line, notes, the
     board, then the fault message and what the bot printed (once per invocation).
-    Steps of a one-shot game's ``plan`` are named by their label alone."""
-    head = "== start: " if not step.number else "== " if plan else f"== move {step.number}: "
+    Steps of a one-shot game's ``plan`` are named by their label alone; ``colour``:
+    the grids in their colours (ANSI escapes: for a terminal that shows them)."""
+    head = "== start: " if not step.number else "== " if plan else f"== move {step.move}: "
     lines = [head + _net(step.frame.label)]
     if step.entry is not None and step.first:
         lines.append("  " + describe_entry(step.entry, step.bot or "?"))
     lines += [f"  {_net(note)}" for note in step.frame.notes]
-    lines.append(_net(step.frame.text.rstrip("\n"), multiline=True))
+    if step.frame.drawn:
+        lines += [grid_text(grid, colour) for grid in step.frame.grids]
+        if step.frame.key:
+            lines.append(f"  ({_net(step.frame.key)})")
+    else:
+        lines.append(_net(step.frame.text.rstrip("\n"), multiline=True))
     if step.entry is not None and step.first:
         lines += entry_details(step.entry)
     return "\n".join(lines)
+
+
+#: How a terminal marks a cell's classes without colour: the last move, a refused one, cleared, a winning line.
+MARKS = (("bad", "!!"), ("new", "[]"), ("cleared", "()"), ("win", "**"))
+
+
+def grid_text(grid: Grid, colour: bool = False) -> str:
+    """A grid for the terminal: its title, its rows and columns labelled as the game
+    counts them, each cell's token with its mark (``MARKS``); with ``colour``, each
+    cell on its fill (24-bit ANSI colour, which today's terminals show)."""
+    tokens = [display(c.term if c.term is not None else c.text or c.key or "") or "." for c in grid.cells]
+    rows = -(-len(tokens) // grid.cols)
+    width = max(max(map(len, tokens), default=1), len(str(grid.origin + grid.cols - 1)) - 2) + 2
+    side = len(str(grid.origin + rows - 1))
+    lines = [f"  {_net(grid.title)}",
+             " " * (side + 1) + "".join(str(grid.origin + c).center(width) for c in range(grid.cols)).rstrip()]
+    for r in range(rows):
+        cells = []
+        for cell, token in zip(grid.cells[r * grid.cols:(r + 1) * grid.cols], tokens[r * grid.cols:]):
+            left, right = next((m for name, m in MARKS if name in cell.classes.split()), "  ")
+            text = (left + token + right).center(width) if left != " " else token.center(width)
+            cells.append(_coloured(text, cell, colour))
+        lines.append(str(grid.origin + r).rjust(side) + " " + "".join(cells))
+    return "\n".join(line.rstrip() if not colour else line for line in lines)
+
+
+def _coloured(text: str, cell: Any, colour: bool) -> str:
+    if not colour or not cell.fill.startswith("#") or len(cell.fill) != 7:
+        return text
+    r, g, b = (int(cell.fill[k:k + 2], 16) for k in (1, 3, 5))
+    ink = "30" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "97"
+    bold = ";1" if any(name in cell.classes.split() for name, _ in MARKS) else ""
+    return f"\x1b[48;2;{r};{g};{b};{ink}{bold}m{text}\x1b[0m"
 
 
 def game_heading(record: dict[str, Any], verb: str = "game") -> str:
@@ -227,12 +269,12 @@ def game_heading(record: dict[str, Any], verb: str = "game") -> str:
     return f"{verb} {display(record['id'])} ({display(record['game'])}): " + " vs ".join(map(display, record["seats"]))
 
 
-def game_text(game: Replay) -> str:
-    """A whole replay for the terminal, ending with the outcome."""
+def game_text(game: Replay, colour: bool = False) -> str:
+    """A whole replay for the terminal, ending with the outcome (``colour``: see ``step_text``)."""
     record = game.record
     parts = [game_heading(record)]
     plan = get_referee(record["game"]).protocol == "one-shot"
-    parts += [step_text(step, plan) for step in game.steps]
+    parts += [step_text(step, plan, colour) for step in game.steps]
     parts.append(f"== result: {outcome_text(record)}")
     return "\n\n".join(parts) + "\n"
 

@@ -142,7 +142,7 @@ class Report:
                 _write(self.out / name, replay_page(game, legend=self.legend, back="../index.html"))
             # a one-shot game is one invocation: count its operations, as its replay steps through them
             if self.referee.protocol == "one-shot":
-                operations = sum(1 for step in game.steps if step.entry is not None)
+                operations = sum(1 for step in game.steps if step.entry is not None and not step.frame.part)
         row = Game.of(record, name, operations)
         self.games.append(row)
         self.faults += _fault_rows(record, name)
@@ -224,7 +224,8 @@ def _index_html(store: Store, config: dict[str, Any], tally: tables.Tally, games
                 running: bool = False, latest: int = 0) -> str:
     data = tables.data(config, tally)
     if state is None:
-        state = "finished" if data["played"] >= data["expected"] else "interrupted: resume it with the same command"
+        state = ("finished" if data["played"] >= data["expected"]
+                 else "interrupted or still running: resume it with the same command")
     badge = (f'<span class="chip" id="badge" style="background:{"#1a7f37" if running else "#6b7280"}">'
              f'{"running" if running else "final"}</span> ')
     parts = [(f"<header><h1>{badge}{html.escape(store.folder.name)}</h1><div class=\"sub\">"
@@ -515,6 +516,7 @@ class Live:
         self.report.write(self._state(), running=True, latest=LATEST)
         took = time.monotonic() - started
         self.next = time.monotonic() + max(RELOAD, took / LIVE_SHARE)
+        log.debug("live report: index of %d games written in %.3f s", len(self.report.games), took)
 
     def _state(self) -> str:
         if self.status is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -155,6 +156,8 @@ def test_text_replay_prints_the_referees_state_after_every_move(tournaments: dic
                 layers = ["".join(row[z * state_n(step):(z + 1) * state_n(step)] for row in drawn)
                           for z in range(state_n(step))]
                 assert layers == ["".join(k) for k in referee_keys(game, step.state)]
+            elif step.frame.drawn:  # paint and match-3: the grids drawn, labelled, owners and marks shown
+                assert drawn_keys(game, block)[-1:] == referee_keys(game, step.state)
             else:
                 assert referee_text(game, step.state) in block + "\n"
         assert blocks[-1].startswith("result: ")
@@ -165,6 +168,26 @@ def test_text_replay_prints_the_referees_state_after_every_move(tournaments: dic
             end = referee.outcome(game_replay.steps[-1].state if referee.players == 2 else
                                   _final(referee, game_replay))
             assert end is not None and end.reason == record["outcome"]["reason"]
+
+
+def drawn_keys(game: str, block: str) -> list[list[str]]:
+    """The grids a terminal replay drew (``replay.grid_text``), as the referee's tokens: a painted
+    cell is B whoever painted it (X, O or B), an empty one # (.); a match-3 piece its colour (0: .)."""
+    grids: list[list[str]] = []
+    lines, k = block.split("\n"), 0
+    while k < len(lines):
+        if re.fullmatch(r" +\d+( +\d+)*", lines[k]) and k + 1 < len(lines) and re.match(r" *\d+ ", lines[k + 1]):
+            cells: list[str] = []
+            k += 1
+            while k < len(lines) and re.match(r" *\d+ ", lines[k]):
+                cells += re.findall(r"[^\s\[\]()!*]+", lines[k])[1:]
+                k += 1
+            grids.append(cells)
+        else:
+            k += 1
+    if game == "paint":
+        return [["B" if c in "XOB" else "#" if c == "." else c for c in grid] for grid in grids]
+    return [["0" if c == "." else re.sub(r"\D", "", c) for c in grid] for grid in grids]
 
 
 def state_n(step: replay.Step) -> int:
@@ -273,7 +296,7 @@ def test_report_of_an_interrupted_tournament(tournaments: dict[str, Path], tmp_p
     built = _arena("report", str(folder), cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     index = (folder / "report" / "index.html").read_text()
-    assert "2 of 6 games played (interrupted" in index
+    assert "2 of 6 games played" in index and "interrupted or still running" in index
     assert len(list((folder / "report" / "games").iterdir())) == 2
 
 

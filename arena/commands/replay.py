@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 
 from arena import html, replay, views
@@ -41,7 +43,9 @@ def main(args: argparse.Namespace) -> int:
         write_page(Path(args.html), html.replay_page(game, legend=legend))
         print(f"{args.html}: {len(game.steps)} steps of game {record['id']!r}")
     else:
-        print(replay.game_text(game), end="")
+        # colour only for a terminal, and not when NO_COLOR is set (no-color.org)
+        colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+        print(replay.game_text(game, colour=colour), end="")
     return 0
 
 

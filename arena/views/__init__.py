@@ -49,6 +49,7 @@ class Cell:
     fill: str = ""
     classes: str = ""
     key: str | None = None
+    term: str | None = None  # what a terminal shows (default: the text, else the key)
 
     def to_json(self) -> list[str]:
         data = [self.text, self.fill, self.classes]
@@ -85,6 +86,11 @@ class Frame:
     grids: tuple[Grid, ...]
     text: str
     notes: tuple[str, ...] = field(default=())
+    part: bool = False  # a step that is no operation of its own (match-3's final count), not counted as one
+    #: The terminal draws the grids (labelled, the marks as brackets, the fills as colours) instead of ``text``;
+    #: ``key`` then says what the marks mean.
+    drawn: bool = False
+    key: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "grids": [g.to_json() for g in self.grids], "notes": list(self.notes)}

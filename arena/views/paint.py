@@ -11,6 +11,8 @@ from referees.paint import EMPTY, PAINTED, PaintMove, PaintState, apply_move, bo
 
 PRE_PAINTED = "#8a8a8a"
 EMPTY_FILL = "#f6f3ea"
+#: How the terminal marks the cells each seat painted (the page colours them).
+OWNER_MARKS = ("X", "O")
 
 
 class View:
@@ -51,7 +53,10 @@ class View:
         grid = Grid(f"{state.n}×{state.n}", state.n, state.n, cells)
         left = sum(1 for v in state.cells if v > 0)
         notes = (f"{left} number{'s' * (left != 1)} left, {len(playable)} still paintable",)
-        return Frame(label, (grid,), self.text(state), notes)
+        key = ", ".join(f"{mark}: {seat_name(self.seats, seat)}'s regions" for seat, mark in enumerate(OWNER_MARKS)
+                        if seat < len(self.seats))
+        key += ", B: painted on the board, .: empty, [ ]: the last move, ! !: the cells of a refused move"
+        return Frame(label, (grid,), self.text(state), notes, drawn=True, key=key)
 
     def _cell(self, state: PaintState, i: int, new: bool, bad: bool, playable: bool) -> Cell:
         value, number = state.cells[i], self.numbers[i]
@@ -59,9 +64,10 @@ class View:
         if value == PAINTED:
             seat = self.owner.get(i)
             fill = PRE_PAINTED if seat is None else SEAT_COLOURS[seat]
-            return Cell(str(number) if number > 0 else "", fill, f"{classes} painted".strip(), "B")
+            return Cell(str(number) if number > 0 else "", fill, f"{classes} painted".strip(), "B",
+                        "B" if seat is None else OWNER_MARKS[seat])
         if value == EMPTY:
-            return Cell("", EMPTY_FILL, classes, "#")
+            return Cell("", EMPTY_FILL, classes, "#", ".")
         return Cell(str(value), EMPTY_FILL, f"{classes} number{'' if playable else ' dead'}".strip())
 
 

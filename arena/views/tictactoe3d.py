@@ -14,11 +14,16 @@ SYMBOLS = {0: ".", BLACK: "X", WHITE: "O"}
 
 
 class View:
-    legend = "layers from the bottom (z = 1) up; rows x, columns y; ringed: the last ball; gold: the winning line"
+    legend = ("layers from the bottom (z = 1) up; rows x, columns y; each player's balls in its colour in the "
+              "header (Black moves first; an opening's balls count for the player of their colour); ringed: the "
+              "last ball; gold: the winning line; moves are numbered as the rules count them, the opening's first")
 
     def __init__(self, referee: Any, initial: TicTacToe3DState, seats: list[str]):
         self.seats = seats
         self.opening = initial.opening
+        self.moves_before = initial.opening  # the game's move numbers count the opening's moves
+        first = initial.colour_to_move  # the first seat plays the colour to move after the opening
+        self.seat_colours = tuple(BALL_FILLS[c] for c in ((first, _other(first)) if len(seats) == 2 else (first,)))
 
     def text(self, state: TicTacToe3DState) -> str:
         """The layers side by side, z = 1 (bottom) first: X Black, O White, . empty."""
@@ -41,7 +46,8 @@ class View:
 
     def fault(self, state: TicTacToe3DState, move: Drop | None, seat: int) -> Frame:
         what = f"tried column ({move.x}, {move.y})" if move else "no readable move"
-        return self._frame(state, f"{seat_name(self.seats, seat)}: {what}", None)
+        colour = COLOUR_NAMES[state.colour_to_move]
+        return self._frame(state, f"{seat_name(self.seats, seat)} ({colour}): {what}", None)
 
     def _frame(self, state: TicTacToe3DState, label: str, last: tuple[int, int, int] | None) -> Frame:
         line = _line_cells(state)
@@ -63,6 +69,10 @@ class View:
                 cells.append(Cell("", BALL_FILLS.get(ball, BOARD_FILL), classes, SYMBOLS[ball]))
         title = f"z = {z}" + (" (bottom)" if z == 1 else " (top)" if z == state.n else "")
         return Grid(title, state.n, state.n, tuple(cells), origin=1)  # x row, y column, from 1
+
+
+def _other(colour: int) -> int:
+    return WHITE if colour == BLACK else BLACK
 
 
 def _line_cells(state: TicTacToe3DState) -> set[tuple[int, int, int]]:
