@@ -185,11 +185,12 @@ class Swiss(System):
     A match (a pair's games of one round) is won by more game points: 1, drawn 1/2, lost 0; a bye is 1."""
 
     count: int
+    seeding: str = "given"  # where the seeds (the bots' order) came from, in words
     name = "swiss"
     paired = True
 
     def config(self) -> dict[str, Any]:
-        return {"name": self.name, "rounds": self.count}
+        return {"name": self.name, "rounds": self.count, "seeding": self.seeding}
 
     def games(self, bots: int, boards: int) -> int:
         return self.count * (bots // 2) * 2 * boards
@@ -223,8 +224,12 @@ class Knockout(System):
     given the byes; seeds 1 and 2 can meet only in the final.  A tie is won by more game points over its
     games, then by fewer faults, then by the better seed (``tie_winner``)."""
 
+    seeding: str = "given"  # where the seeds (the bots' order) came from, in words
     name = "knockout"
     paired = True
+
+    def config(self) -> dict[str, Any]:
+        return {"name": self.name, "seeding": self.seeding}
 
     def games(self, bots: int, boards: int) -> int:
         return (bots - 1) * 2 * boards
@@ -298,9 +303,9 @@ def from_config(config: dict[str, Any]) -> System:
     if name == "gauntlet":
         return Gauntlet(tuple(system["challengers"]))
     if name == "swiss":
-        return Swiss(int(system["rounds"]))
+        return Swiss(int(system["rounds"]), system.get("seeding", "given"))
     if name == "knockout":
-        return Knockout()
+        return Knockout(system.get("seeding", "given"))
     if name == "round-robin":
         return RoundRobin()
     raise ArenaError(f"unknown tournament system {name!r} in tournament.json (this arena knows {', '.join(SYSTEMS)})")

@@ -21,7 +21,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from arena import stats
+from arena import formats, stats
 from arena.store import Summary
 from arena.text import csv_cell, display
 
@@ -44,7 +44,7 @@ def render(config: dict[str, Any], records: Iterable[Record] | Tally, fmt: str =
     head = f"{config['game']}: {tally.played} of {expected} games played"
     if tally.played < expected:
         head += " (unfinished: run the same command again to resume)"
-    parts = [head]
+    parts = [head + _system_head(config, tally)]
     by_rate = tally.played < expected
     if config["players"] == 1:
         parts += [_scores_heading(by_rate), tally.score_table(fmt, by_rate=by_rate),
@@ -56,6 +56,8 @@ def render(config: dict[str, Any], records: Iterable[Record] | Tally, fmt: str =
             RATINGS_TITLE, tally.ratings(fmt),
             PER_BOARD_TITLE, tally.per_board(fmt),
         ]
+        for title, headers, rows, note in system_tables(config, tally).values():
+            parts += [title, _format(rows, headers, fmt)] + ([note] if note else [])
     if excluded := excluded_rows(config):
         parts += [EXCLUDED_TITLE, _format(excluded, EXCLUDED_HEADERS, fmt)]
     return "\n\n".join(parts) + "\n"
@@ -78,7 +80,74 @@ def excluded_rows(config: dict[str, Any]) -> list[list[str]]:
 
 def _expected_games(config: dict[str, Any]) -> int:
     bots, boards = len(config["bots"]), len(config["boards"])
-    return bots * boards if config["players"] == 1 else bots * (bots - 1) * boards
+    return bots * boards if config["players"] == 1 else formats.from_config(config).games(bots, boards)
+
+
+# ------------------------------------------------------------- the format's own tables (Swiss, knockout)
+SWISS_HEADERS = ["#", "bot", "match points", "Buchholz", "Sonneborn-Berger", "direct encounter", "game points",
+                 "byes"]
+ROUNDS_HEADERS = ["round", "bot", "opponent", "points", "opponent's points", "result"]
+KNOCKOUT_HEADERS = ["round", "seed", "bot", "opponent's seed", "opponent", "points", "opponent's points",
+                    "faults", "opponent's faults", "winner", "decided by"]
+
+
+def _system_head(config: dict[str, Any], tally: Tally) -> str:
+    """The heading's words on the format: a gauntlet's challengers, a Swiss's rounds, a knockout's champion."""
+    system, bots, boards = formats.from_config(config), [b["name"] for b in config["bots"]], _board_names(config)
+    if isinstance(system, formats.Gauntlet):
+        return f"; a gauntlet of {', '.join(display(c) for c in system.challengers)} against the field"
+    if isinstance(system, formats.Swiss):
+        done = system.standings(bots, boards, tally.format_results or formats.Results()).rounds
+        return f"; Swiss, {done} of {system.count} rounds complete"
+    if isinstance(system, formats.Knockout):
+        champion = system.winner(bots, boards, tally.format_results or formats.Results())
+        return f"; knockout, {'won by ' + display(champion) if champion else 'not decided yet'}"
+    return ""
+
+
+def _board_names(config: dict[str, Any]) -> list[str]:
+    return [b["name"] for b in config["boards"]]
+
+
+def system_tables(config: dict[str, Any], tally: Tally) -> dict[str, tuple[str, list[str], list[list[Any]], str]]:
+    """The format's own tables, by name: (title, headers, rows, the rule stated under it).  A Swiss:
+    its standings with tie-breaks and its rounds; a knockout: its ties round by round."""
+    system, bots, boards = formats.from_config(config), [b["name"] for b in config["bots"]], _board_names(config)
+    results = tally.format_results or formats.Results()
+    if isinstance(system, formats.Swiss):
+        table = system.standings(bots, boards, results)
+        rows = [[rank, bot, *keys, table.byes[bot]] for rank, (bot, keys) in enumerate(table.ranked(), start=1)]
+        title = f"Swiss standings after {table.rounds} of {system.count} rounds (seeding: {system.seeding})"
+        return {"swiss": (title, SWISS_HEADERS, rows, formats.SWISS_RULE + "."),
+                "rounds": ("Rounds (each pairing's games of the round; a bye scores 1)", ROUNDS_HEADERS,
+                           _round_rows(system.played(bots, boards, results)), "")}
+    if isinstance(system, formats.Knockout):
+        seed = {bot: k for k, bot in enumerate(bots)}
+        rows = []
+        for round_, matches in system.played(bots, boards, results):
+            for match in matches:
+                winner, how = formats.tie_winner(match, seed)
+                rows.append([round_.title(), seed[match.a] + 1, match.a, seed[match.b] + 1, match.b, *match.points,
+                             *match.faults, winner, how])
+            rows += [[round_.title(), seed[bot] + 1, bot, None, "(bye)", None, None, None, None, bot, "bye"]
+                     for bot in round_.byes]
+        title = f"Knockout (seeding: {system.seeding}; seed 1 is the first)"
+        return {"knockout": (title, KNOCKOUT_HEADERS, rows, "Knockout: " + formats.TIE_RULE + ".")}
+    return {}
+
+
+def _round_rows(played: list[tuple[formats.Round, list[formats.Match]]]) -> list[list[Any]]:
+    rows = []
+    for round_, matches in played:
+        done = {(m.a, m.b): m for m in matches}
+        for a, b in round_.pairs or ():
+            match = done.get((a, b))
+            if match is None:
+                rows.append([round_.number, a, b, None, None, "playing"])
+            else:
+                rows.append([round_.number, a, b, *match.points, {1.0: "won", 0.5: "drawn", 0.0: "lost"}[match.score(a)]])
+        rows += [[round_.number, bot, "(bye)", None, None, "bye"] for bot in round_.byes]
+    return rows
 
 
 def _format(rows: list[list[Any]], headers: list[str], fmt: str) -> str:
@@ -134,6 +203,10 @@ def data(config: dict[str, Any], records: Iterable[Record] | Tally) -> dict[str,
                 "ratings": (RATINGS_TITLE, tally.ratings("json")),
                 "per_board": (PER_BOARD_TITLE, tally.per_board("json"))}
     tables = {name: {"title": title, **json.loads(text)} for name, (title, text) in made.items()}
+    if config["players"] == 2:
+        for name, (title, headers, rows, note) in system_tables(config, tally).items():
+            tables[name] = {"title": title, **json.loads(_format(rows, headers, "json")),
+                            **({"note": note} if note else {})}
     if excluded := excluded_rows(config):
         tables["excluded"] = {"title": EXCLUDED_TITLE, "headers": EXCLUDED_HEADERS, "rows": excluded}
     return {"game": config["game"], "played": tally.played, "expected": _expected_games(config), "tables": tables}
@@ -235,6 +308,8 @@ class Tally:
         self.games: dict[str, int] = defaultdict(int)
         self.fault_count: dict[str, int] = defaultdict(int)
         self.moments: dict[str, stats.Moments] = {bot: stats.Moments() for bot in bots}
+        # a format paired from results (Swiss, knockout): the games' summaries, to rebuild its rounds
+        self.format_results: formats.Results | None = None
 
     @classmethod
     def of(cls, config: dict[str, Any], records: Iterable[Record] | Tally) -> Tally:
@@ -242,6 +317,8 @@ class Tally:
         if isinstance(records, Tally):
             return records
         tally = cls([b["name"] for b in config["bots"]], [b["name"] for b in config["boards"]])
+        if config.get("players") == 2 and formats.from_config(config).paired:
+            tally.format_results = formats.Results()
         for record in records:
             tally.add(record)
         return tally
@@ -250,6 +327,8 @@ class Tally:
         """Count one finished game (the hot loop of ``arena show``: kept plain)."""
         game = record if type(record) is Summary else Summary.of(record)
         self.played += 1
+        if self.format_results is not None:
+            self.format_results.add(game)
         board = game.board.name
         if game.points is None:
             self._add_one_player(game, board)

@@ -1,4 +1,4 @@
-"""``arena run``: validate the inputs, play the round-robin, print the tables."""
+"""``arena run``: validate the inputs, play the tournament (a round-robin, or ``--system``), print the tables."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from arena.commands import (
     positive_int,
     prepare_from_options,
 )
+from arena.commands.systems import add_system_options, announce, check_options, with_system
 from arena.errors import ArenaError
 from arena.process import Limits
 from arena.sandbox import Runner, Sandbox
@@ -68,6 +69,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="also take the *.in files of the board folders' subfolders, at any depth "
                         "(e.g. boards/match3/large with --boards boards/match3)")
     add_run_options(parser)
+    add_system_options(parser)
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="play the games on the workers of a running Dask scheduler, e.g. tcp://10.0.0.1:8786 "
                         "(start workers with 'arena worker ADDRESS'; see the README's section on clusters); the "
@@ -116,12 +118,15 @@ def tournament_name(text: str) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
+    check_options(args)
     referee = get_referee(args.game)
     boards = tuple(load_board(referee, path) for path in find_boards(args.boards, recursive=args.recursive))
     _check_unique_names(board for board, _ in boards)
     name = args.name or time.strftime(f"{referee.name}-%Y%m%d-%H%M%S")
     store = Store(Path(args.results) / name)
-    game = tournament_of(args, referee, boards)
+    game = with_system(args, tournament_of(args, referee, boards))
+    if game.system.name != "round-robin":
+        print(announce(game), file=sys.stderr)
     return _play(game, store, args, name, _play_all(args))
 
 
