@@ -526,8 +526,8 @@ class Live:
             return "running: waiting for the first game to finish"
         elapsed = time.monotonic() - progress.start
         left = elapsed / progress.played * (progress.to_play - progress.played)
-        return (f"running: {progress.done} of {progress.total} games, {_clock(elapsed)} elapsed, "
-                f"about {_clock(left)} left (as of {time.strftime('%H:%M:%S')})")
+        return (f"running: {_clock(elapsed)} elapsed, about {_clock(left)} left "
+                f"(as of {time.strftime('%H:%M:%S')}, reloading every {RELOAD} s)")
 
     def _guarded(self, write: Callable[..., Any], *args: Any) -> Any:
         try:
