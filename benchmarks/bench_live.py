@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_throughput import BOT, WRAPPER, boards  # (the same bots, boards and wrapper)
+from bench_throughput import BOT, REPO, WRAPPER, boards  # (the same bots, boards and wrapper)
 
 
 def run(folder: Path, bots: list[str], board_folder: Path, name: str, live: bool) -> dict[str, float]:
@@ -65,13 +65,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--boards", type=int, default=500, help="boards (default 500: 1000 games)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each kind; the median is taken (default 3)")
+    parser.add_argument("--shipped", action="store_true",
+                        help="the shipped Python bots (bots/random.py, bots/greedy.py) instead: games as a real "
+                        "tournament's, a Python start-up a move")
     args = parser.parse_args()
-    if shutil.which("cc") is None:
+    if shutil.which("cc") is None and not args.shipped:
         sys.exit("bench_live: no C compiler (cc)")
     with tempfile.TemporaryDirectory(prefix="bench-live-") as tmp:
         folder = Path(tmp)
-        bots = []
-        for name in ("a", "b"):
+        bots = [str(REPO / "bots" / "random.py"), str(REPO / "bots" / "greedy.py")] if args.shipped else []
+        for name in () if args.shipped else ("a", "b"):
             (folder / f"{name}.c").write_text("#include <stdlib.h>\n" + BOT)
             bots.append(str(folder / f"{name}.c"))
         board_folder = boards(folder, args.boards)
@@ -82,7 +85,8 @@ def main() -> None:
                 runs[live].append(run(folder, bots, board_folder, f"{'live' if live else 'plain'}-{i}", live))
         med = {live: {key: statistics.median(r[key] for r in done) for key in done[0]} for live, done in runs.items()}
         plain, live = med[False], med[True]
-        print(f"{int(plain['games'])} games of two trivial C bots on 5x5 boards, sandboxed, --jobs 2; "
+        kind = "the shipped random and greedy Python bots" if args.shipped else "two trivial C bots"
+        print(f"{int(plain['games'])} games of {kind} on 5x5 boards, sandboxed, --jobs 2; "
               f"median of {args.repeat} runs each, taking turns")
         for key, what in (("wall", "wall time"), ("cpu", "all CPU"), ("parent", "the parent's CPU")):
             print(f"  {what:>17}: without {plain[key]:7.2f} s, with --report {live[key]:7.2f} s, "
