@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from arena import replay, tables, views
+from arena import brackets, replay, tables, views
 from arena.errors import ArenaError
 from arena.html import page, replay_page
 from arena.store import Store
@@ -239,6 +239,7 @@ def _index_html(store: Store, config: dict[str, Any], tally: tables.Tally, games
         parts.append(f"<h2>{html.escape(table['title'])}</h2>")
         parts.append(_table(headers, rows, _cell_link(name, {**table, "headers": headers, "rows": rows}, games, bots),
                             header_link=bots.link))
+    parts += brackets.section(config, tally)  # a knockout's bracket, a Swiss's rounds
     parts += _faults(faults, bots)
     parts += _cpu(cpu, bots)
     parts += _games(games, bots)
