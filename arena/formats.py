@@ -44,6 +44,7 @@ class Round:
     pairs: tuple[Pair, ...] | None
     byes: tuple[str, ...] = ()
     label: str = ""
+    last: bool = False  # the format's last round (nothing is paired after it)
 
     def title(self) -> str:
         return self.label or f"round {self.number}"
@@ -202,7 +203,7 @@ class Swiss(System):
             if pairing is None:
                 return  # every pairing left would be a rematch (``most_rounds`` prevents it for small fields)
             pairs, bye = pairing
-            round_ = Round(number, pairs, (bye,) if bye else ())
+            round_ = Round(number, pairs, (bye,) if bye else (), last=number == self.count)
             yield round_
             matches = [results.match(a, b, boards) for a, b in pairs]
             if any(m is None for m in matches):
@@ -242,7 +243,7 @@ class Knockout(System):
             pairs = tuple((x, y) if seed[x] < seed[y] else (y, x)
                           for x, y in zip(slots[::2], slots[1::2]) if x is not None and y is not None)
             byes = tuple(x or y for x, y in zip(slots[::2], slots[1::2]) if (x is None) != (y is None))
-            round_ = Round(number, pairs, byes, round_label(number, total))
+            round_ = Round(number, pairs, byes, round_label(number, total), last=len(slots) == 2)
             yield round_
             winners: dict[str, str] = {}
             for a, b in pairs:

@@ -268,8 +268,8 @@ def _run_rounds(tournament: Tournament, store: Store, jobs: int, play_all: PlayA
                 left -= 1
                 if 0 < left <= jobs and not said:
                     said = True
-                    log.info("%s: waiting for its last %d games before the next round is paired: %s",
-                             round_.title(), left, ", ".join(_left(schedule)))
+                    log.info("%s: waiting for its last %d games%s: %s", round_.title(), left,
+                             "" if round_.last else " before the next round is paired", ", ".join(_left(schedule)))
     finally:
         store.close()
     return progress.done
@@ -278,7 +278,7 @@ def _run_rounds(tournament: Tournament, store: Store, jobs: int, play_all: PlayA
 def _round_line(round_: formats.Round, games: int, already: int) -> str:
     """What a round plays, said as it starts."""
     pairs = round_.pairs or ()
-    line = f"{round_.title()}: {len(pairs)} pairings, {games} games"
+    line = f"{round_.title()}: {len(pairs)} pairing{'' if len(pairs) == 1 else 's'}, {games} games"
     if round_.byes:
         line += f"; a bye for {', '.join(round_.byes)}"
     if already:
