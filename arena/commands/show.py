@@ -25,8 +25,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "programs: json (every table, numbers as numbers) or csv (each table after a "
                         "'# title' line; --table picks one)")
     parser.add_argument("--table", metavar="NAME",
-                        help="only this table (standings, crosstable, ratings, per_board; for one-player games scores, "
-                        "means)")
+                        help="only this table (standings, crosstable, ratings, per_board; a Swiss adds swiss and "
+                        "rounds, a knockout knockout; for one-player games scores, means)")
     parser.set_defaults(func=main)
 
 
