@@ -160,11 +160,21 @@ class Report:
             self.changed_pairs.add(pair)
         return row
 
-    def write(self, state: str | None = None, *, running: bool = False, latest: int = 0) -> Path:
+    def write(self, state: str | None = None, *, running: bool = False, latest: int = 0, pages: bool = True) -> Path:
         """The index, and the pair and bot pages that changed.  ``state``: how far
         the tournament is, in words (by default: finished or interrupted, from the
-        games played); ``running``: it is still being played, and the index reloads
-        itself; ``latest``: list the games last recorded first."""
+        games played); ``running``: it is still being played, the index reloads
+        itself and lists the ``latest`` games recorded (every game: once it ends);
+        ``pages``: the pages of bots and pairs too."""
+        if pages:
+            self.write_pages()
+        index = self.out / "index.html"
+        _write(index, _index_html(self.store, self.config, self.tally, self.games, self.faults, self.cpu,
+                                  self.bots, state, running, latest))
+        return index
+
+    def write_pages(self) -> None:
+        """The pages of the pairs and the bots with a game since the last time."""
         changed = set(self.bots.pages) if self.changed is None else self.changed
         if self.config["players"] == 2:
             (self.out / "pairs").mkdir(exist_ok=True)
@@ -176,10 +186,6 @@ class Report:
             _write(self.out / self.bots.pages[bot],
                    _bot_html(bot, self.config, self.own.get(bot, []), self.faults, self.cpu, self.bots))
         self.changed, self.changed_pairs = set(), set()
-        index = self.out / "index.html"
-        _write(index, _index_html(self.store, self.config, self.tally, self.games, self.faults, self.cpu,
-                                  self.bots, state, running, latest))
-        return index
 
 
 def _write(path: Path, text: str) -> None:
@@ -242,7 +248,10 @@ def _index_html(store: Store, config: dict[str, Any], tally: tables.Tally, games
     parts += brackets.section(config, tally)  # a knockout's bracket, a Swiss's rounds
     parts += _faults(faults, bots)
     parts += _cpu(cpu, bots)
-    parts += _games(games, bots)
+    if running:  # (a list of every game grows with the games: the latest are listed above)
+        parts.append("<h2>Every game</h2><p>Listed when the tournament ends; the latest are at the top.</p>")
+    else:
+        parts += _games(games, bots)
     refresh = f'<meta http-equiv="refresh" content="{RELOAD}">' if running else ""
     return page(f"{store.folder.name} – arena report", "".join(parts) + "</main>", script=SORT_SCRIPT,
                 head=refresh)
@@ -492,7 +501,7 @@ class Live:
         for record in store.iter_records():
             self.report.add(record, missing_only=True)
         self.progress: Any = None  # tournament.Progress, as of the last game
-        self.next = 0.0  # time.monotonic() of the next write of the index
+        self.next = self.next_pages = 0.0  # time.monotonic() of the next write of the index, of the other pages
         self._guarded(self._write_running)
 
     def add(self, record: dict[str, Any], progress: Any = None) -> None:
@@ -512,9 +521,18 @@ class Live:
         return self._guarded(self.report.write, state)
 
     def _write_running(self) -> None:
+        """The index, and the pages of bots and pairs when they are due: each is
+        written again after at least ``RELOAD`` seconds and at most ``LIVE_SHARE``
+        of the time (a bot's page lists its games: it grows with them)."""
         assert self.report is not None
         started = time.monotonic()
-        self.report.write(self._state(), running=True, latest=LATEST)
+        if started >= self.next_pages:
+            self.report.write_pages()
+            took = time.monotonic() - started
+            self.next_pages = time.monotonic() + max(RELOAD, took / LIVE_SHARE)
+            log.debug("live report: pages of bots and pairs written in %.3f s", took)
+        started = time.monotonic()
+        self.report.write(self._state(), running=True, latest=LATEST, pages=False)
         took = time.monotonic() - started
         self.next = time.monotonic() + max(RELOAD, took / LIVE_SHARE)
         log.debug("live report: index of %d games written in %.3f s", len(self.report.games), took)

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SLOW = """
     import random, time
     from referees.paint import PaintReferee
-    time.sleep(0.3)
+    time.sleep(0.5)
     referee = PaintReferee()
     state = referee.load(open("game.in").read())
     open("game.out", "w").write(referee.move_text(referee.random_move(state, random.Random())))
@@ -67,7 +67,7 @@ def _played(text: str) -> int:
 
 def test_a_finished_run_leaves_a_final_report_with_every_replay(tmp_path: Path) -> None:
     options = _setup(tmp_path, 1)
-    (tmp_path / "bots" / "slow.py").write_text((tmp_path / "bots" / "slow.py").read_text().replace("0.3", "0"))
+    (tmp_path / "bots" / "slow.py").write_text((tmp_path / "bots" / "slow.py").read_text().replace("0.5", "0"))
     run = _arena("run", *options, "--report", cwd=tmp_path)
     _, err = run.communicate(timeout=120)
     assert run.returncode == 0, err
@@ -87,7 +87,7 @@ def test_a_finished_run_leaves_a_final_report_with_every_replay(tmp_path: Path) 
 
 def test_the_live_index_reloads_itself_while_a_real_tournament_runs(tmp_path: Path) -> None:
     sync_playwright, chromium = _browser()
-    options = _setup(tmp_path, 4)  # 8 games of a few seconds each, one at a time
+    options = _setup(tmp_path, 15)  # 30 games of a second or more each, one at a time: a minute at least
     report_dir = tmp_path / "results" / "live" / "report"
     run = _arena("run", *options, "--report", cwd=tmp_path)
     shots = tmp_path / "screenshots"
@@ -114,7 +114,7 @@ def test_the_live_index_reloads_itself_while_a_real_tournament_runs(tmp_path: Pa
                     return text if text and _played(text) > first and "left" in text else None
                 header = _until("the index to reload itself with more games", more_games,
                                 report.RELOAD * 2 + 40)
-                assert re.search(r"\d+ of 8 games played · running: [0-9:]+ elapsed, about [0-9:]+ left", header)
+                assert re.search(r"\d+ of 30 games played · running: [0-9:]+ elapsed, about [0-9:]+ left", header)
                 for width, height in ((1400, 1000), (700, 900)):
                     page.set_viewport_size({"width": width, "height": height})
                     page.screenshot(path=str(shots / f"live-index-{width}x{height}.png"), full_page=True)
