@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import atexit
 import datetime
+import errno
 import fcntl
 import json
 import os
@@ -51,6 +52,8 @@ GAMES = "games.jsonl"
 LOG = "arena.log"
 TABLES = "tables.txt"
 LOCK = ".lock"
+#: The folders this process holds: resolved path -> [the lock file's descriptor, Stores holding it].
+_held: dict[str, list[int]] = {}
 #: Seconds between two fsyncs of games.jsonl while games are appended.
 SYNC_EVERY = 0.5
 
@@ -107,7 +110,7 @@ class Store:
         self._fd: int | None = None  # games.jsonl, open to append
         self._synced = 0.0  # time.monotonic() of its last fsync
         self._unsynced = False  # whether a game was written since
-        self._lock: int | None = None  # the lock file's descriptor while this run holds the folder
+        self._lock: str | None = None  # the folder's key in ``_held`` while this Store holds it
 
     @property
     def games_path(self) -> Path:
@@ -216,17 +219,29 @@ class Store:
         self._cut_torn_line()
 
     def lock(self) -> None:
-        """Hold the folder for this run, or say which run holds it (an ``ArenaError``)."""
+        """Hold the folder for this run, or say which run holds it (an ``ArenaError``).
+
+        The lock is a POSIX record lock (``lockf``): it belongs to this process alone, so the pool's
+        workers, forked from it, do not hold it, and it dies with this process even while they live on
+        (an ``flock`` is shared with forked children: a killed run's workers kept it a moment more).
+        As such a lock is let go when the process closes any descriptor of the file, the file is
+        opened once per process (``_held``) however many Stores of the folder it makes."""
         if self._lock is not None:
+            return
+        key = str(self.folder.resolve())
+        if key in _held:  # this process holds it already (another Store of this folder)
+            _held[key][1] += 1
+            self._lock = key
             return
         fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno not in (errno.EACCES, errno.EAGAIN):
+                os.close(fd)
+                raise
             holder = _holder(fd)
             os.close(fd)
-            if holder.get("pid") == os.getpid() and holder.get("host") == socket.gethostname():
-                return  # this process holds it already (another Store of this folder)
             raise ArenaError(f"{str(self.folder)!r} is being written by another arena run ({_describe(holder)}); "
                              "wait for it to end, or use another --name") from None
         stale = _holder(fd)
@@ -237,15 +252,20 @@ class Store:
               "started": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
         os.ftruncate(fd, 0)
         os.pwrite(fd, (json.dumps(me) + "\n").encode(), 0)
-        self._lock = fd
+        _held[key] = [fd, 1]
+        self._lock = key
         atexit.register(self.release)
 
     def release(self) -> None:
         """Let go of the folder (at the latest as this process exits): the lock file is left empty."""
         if self._lock is None:
             return
-        os.ftruncate(self._lock, 0)
-        os.close(self._lock)
+        held = _held[self._lock]
+        held[1] -= 1
+        if not held[1]:
+            os.ftruncate(held[0], 0)
+            os.close(held[0])
+            del _held[self._lock]
         self._lock = None
         atexit.unregister(self.release)
 

@@ -156,10 +156,16 @@ def test_a_mismatch_on_resume_says_what_changed(tmp_path):
 
 
 HOLD = """
-import sys, time
+import os, sys, time
 from pathlib import Path
 from arena.store import Store
 Store(Path(sys.argv[1])).start({"game": "paint"}, overwrite=False)
+parent = os.getpid()
+if os.fork() == 0:  # a pool worker, forked from the run: it outlives its killed run a moment, holding no lock
+    while os.getppid() == parent:
+        time.sleep(0.02)
+    time.sleep(1)
+    os._exit(0)
 print("held", flush=True)
 time.sleep(60)
 """
