@@ -33,15 +33,19 @@ Dask is imported only here, and only when a cluster is used.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
 import itertools
 import logging
 import multiprocessing
 import os
 import shutil
+import socket
 import stat
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections import Counter
@@ -50,9 +54,8 @@ from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-import arena
 from arena.boards import Board
 from arena.bots import Bot, Compilers, Excluded, prepare_bot
 from arena.errors import ArenaError
@@ -74,6 +77,41 @@ CACHE_ENV = "ARENA_WORKER_CACHE"
 QUEUED_PER_SLOT = 2
 #: Seconds between two counts of the cluster's game slots (workers come and go).
 RECOUNT = 5.0
+#: The packages whose code decides a game: a worker whose copy differs plays none of the client's games.
+CODE_PACKAGES = ("arena", "referees", "players", "generator")
+#: Seconds a fixed workload (``_reference_work``) takes on the reference machine (the one the figures
+#: of the README were measured on): a worker's speed is this over its own time.
+REFERENCE_SECONDS = 0.100
+
+
+@functools.cache
+def code_hash() -> str:
+    """A hash of the code that decides results (the arena's and the games' sources), compared between
+    the client and each worker: machines at different commits, with other referees or limits code,
+    are told apart, where a version number ("0.1.0") would not."""
+    digest = hashlib.sha256()
+    for name in CODE_PACKAGES:
+        root = Path(importlib.import_module(name).__file__).parent
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
+                digest.update(f"{name}/{path.relative_to(root).as_posix()}\0".encode() + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _reference_work() -> int:
+    total = 0
+    for i in range(2_000_000):
+        total += i * i % 7
+    return total
+
+
+@functools.cache
+def speed() -> float:
+    """This machine's speed at a fixed single-core workload, against the reference machine (1.0: as
+    fast; 0.5: it takes twice the time): measured once per worker process, recorded with each game."""
+    started = time.process_time()
+    _reference_work()
+    return round(REFERENCE_SECONDS / max(time.process_time() - started, 1e-6), 2)
 
 
 def missing_dask() -> str:
@@ -212,21 +250,63 @@ def _hold(value: Any) -> Any:
     return value
 
 
-def play_on_worker(version: str, referee: Referee, board: Board, seats: tuple[Shipped, ...], limits: Limits,
-                   sandbox: Sandbox | None, compilers: Compilers) -> dict[str, Any]:
-    """One game, played on a worker from what the client sent: its record."""
-    if version != arena.__version__:
-        raise ArenaError(f"this worker runs arena {arena.__version__} ({sys.executable}), the client arena "
-                         f"{version}: install the same version on every machine")
-    own = _sandbox(sandbox)
-    spec = GameSpec(board, tuple(_prepared(shipped, compilers, own) for shipped in seats))
+def play_on_worker(code: str, toolchains: dict[str, Any], referee: Referee, board: Board,
+                   seats: tuple[Shipped, ...], limits: Limits, sandbox: Sandbox | None,
+                   compilers: Compilers) -> dict[str, Any]:
+    """One game, played on a worker from what the client sent: its record, with the host that played
+    it and that host's speed.  A worker that cannot play the client's games (other code, other
+    toolchains, no sandbox, a bot that cannot be built here) sets itself aside (``_quarantine``)
+    and the game goes to another."""
+    if code != code_hash():
+        _quarantine(f"its arena differs from the client's (code {code_hash()} here, {code} there: another "
+                    f"commit, or changed files; {sys.executable}): install the client's commit")
+    try:
+        own = _sandbox(sandbox)
+        bots = tuple(_prepared(shipped, compilers, own) for shipped in seats)
+    except ArenaError as exc:
+        _quarantine(str(exc))
+    here = compilers.describe(bots, sandboxed=own is not None)
+    for language, row in here.items():
+        wanted = toolchains.get(language, {}).get("version")
+        if wanted is not None and row["version"] != wanted:
+            _quarantine(f"its {language} toolchain is {row['version']!r}, the client's {wanted!r}: a bot would be "
+                        "built or run differently here")
+    spec = GameSpec(board, bots)
     state = _initial_state(referee, board)
     if multiprocessing.current_process().daemon:  # a plain 'dask worker': no child processes allowed
-        return play(referee, spec, state, limits, sandbox=own)
-    try:
-        return _game_process().submit(play_in_worker, referee, spec, state, limits, own).result()
-    except BrokenProcessPool:
-        return _replay(spec.id)
+        record = play(referee, spec, state, limits, sandbox=own)
+    else:
+        try:
+            record = _game_process().submit(play_in_worker, referee, spec, state, limits, own).result()
+        except BrokenProcessPool:
+            return _replay(spec.id)
+    from distributed import get_worker
+
+    return {**record, "host": socket.gethostname(), "worker": str(get_worker().name), "speed": speed()}
+
+
+class SetAside(ArenaError):
+    """A worker that cannot play the client's games: it has set itself aside (the client says why
+    and gives the game to another worker)."""
+
+    def __init__(self, worker: str, host: str, reason: str):
+        super().__init__(worker, host, reason)
+        self.worker, self.host, self.reason = worker, host, reason
+
+    def __str__(self) -> str:
+        return f"worker {self.worker} on {self.host} is set aside: {self.reason}"
+
+
+def _quarantine(reason: str) -> NoReturn:
+    """This worker process cannot play the client's games: the game it was handed fails with why; the
+    client prints it, retires the worker (the scheduler closes it and gives it no more games) and gives
+    the game to another.  (Setting its game slots to 0 instead left the scheduler's count of the slots
+    in use below zero when a game was running: it kept sending games the worker would never start.)"""
+    from distributed import get_worker
+
+    worker = get_worker()
+    log.error("this worker sets itself aside: %s", reason)
+    raise SetAside(worker.address, socket.gethostname(), reason)
 
 
 def _game_process() -> ProcessPoolExecutor:
@@ -257,12 +337,29 @@ def _replay(game: str) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class Tls:
+    """The files of a TLS cluster (``arena certificates`` makes them): the authority that signed every
+    machine's certificate, and this machine's certificate and key."""
+
+    ca: str
+    cert: str
+    key: str
+
+    def security(self) -> Any:
+        from distributed.security import Security
+
+        return Security(tls_ca_file=self.ca, tls_client_cert=self.cert, tls_client_key=self.key,
+                        require_encryption=True)
+
+
+@dataclass(frozen=True)
 class Cluster:
     """A Dask scheduler's address, and how to play a tournament's games there."""
 
     address: str
     timeout: float = CONNECT_TIMEOUT
     compilers: Compilers = field(default_factory=Compilers)  # the client's compilers and flags, used on the workers
+    tls: Tls | None = None
 
     def play_all(self, tournament: Tournament, todo: Todo, jobs: int
                  ) -> Iterator[dict[str, Any]]:
@@ -272,7 +369,7 @@ class Cluster:
             return
         client = self._connect()
         try:
-            yield from self._play(client, tournament, todo, jobs)
+            yield from _Play(self, client, tournament, todo, jobs).records()
         finally:
             client.close(timeout=self.timeout)  # cancels what is still queued or running
 
@@ -284,85 +381,167 @@ class Cluster:
         # the client's reconnection attempts log tracebacks; losing the scheduler is reported as an ArenaError
         logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
         try:
-            registry.get_backend(parse_address(self.address)[0])
+            scheme = parse_address(self.address)[0]
+            registry.get_backend(scheme)
         except ValueError as exc:
             raise ArenaError(f"--cluster {self.address!r} is not a Dask scheduler's address (expected "
-                             f"tcp://HOST:PORT, e.g. tcp://10.0.0.1:8786): {exc}") from None
+                             f"tcp://HOST:PORT or tls://HOST:PORT, e.g. tls://10.0.0.1:8786): {exc}") from None
+        if (scheme == "tls") != (self.tls is not None):
+            raise ArenaError(f"--cluster {self.address}: a tls:// address needs --tls-ca-file, --tls-cert and "
+                             "--tls-key, and those need a tls:// address")
         try:
-            client = Client(self.address, timeout=self.timeout, set_as_default=False)
+            client = Client(self.address, timeout=self.timeout, set_as_default=False,
+                            **({"security": self.tls.security()} if self.tls else {}))
         except (OSError, TimeoutError, ValueError) as exc:
             raise ArenaError(f"cannot reach the Dask scheduler at {self.address} (waited {self.timeout:g} s): "
-                             f"{exc}. Is 'dask scheduler' running there, and is the port open?") from None
-        slots = self._slots(client)
-        log.info("connected to %s: %d workers, %d game slots", self.address,
-                 len(client.scheduler_info()["workers"]), slots)
-        if not slots:
+                             f"{exc}. Is 'dask scheduler' running there, is the port open, and are the TLS "
+                             "files the cluster's?") from None
+        slots = slots_of(client)
+        log.info("connected to %s: %d workers, %d game slots; its dashboard: %s", self.address, len(slots),
+                 sum(slots.values()), client.dashboard_link)
+        if not sum(slots.values()):
             log.warning("no worker offers the %r resource yet: games wait until one joins (start workers with "
                         "'arena worker %s')", RESOURCE, self.address)
         return client
 
-    @staticmethod
-    def _slots(client: Any) -> int:
-        """Games the cluster's workers can play at once (one per worker process started by ``arena worker``)."""
-        workers = client.scheduler_info()["workers"].values()
-        return int(sum(w.get("resources", {}).get(RESOURCE, 0) for w in workers))
 
-    def _play(self, client: Any, tournament: Tournament, todo: Todo, jobs: int
-              ) -> Iterator[dict[str, Any]]:
+def slots_of(client: Any) -> dict[str, int]:
+    """The game slots of every worker of the cluster, by address: every worker counted, whatever the
+    version of Dask (``scheduler_info()`` lists only 5 workers by default in distributed 2025.4 to
+    2026.x: 45 of 50 machines would sit idle), as the scheduler itself counts them."""
+
+    def count(dask_scheduler: Any = None) -> dict[str, int]:  # (defined here: sent by value, runs there)
+        return {address: int(worker.resources.get("games", 0)) for address, worker in dask_scheduler.workers.items()}
+
+    return client.run_on_scheduler(count)
+
+
+class _Play:
+    """One run's games on the cluster: submitted as slots free up, collected as they finish, the
+    workers that set themselves aside reported, the games that could not be played kept for the end."""
+
+    def __init__(self, cluster: Cluster, client: Any, tournament: Tournament, todo: Todo, jobs: int):
+        self.cluster, self.client, self.tournament, self.jobs = cluster, client, tournament, jobs
+        self.todo, self.queue = todo, iter(todo)
+        self.games: dict[str, GameSpec] = {}  # task key -> its game
+        self.tries = itertools.count()  # a game given to another worker is a new task
+        self.run = uuid.uuid4().hex[:8]  # a resumed tournament's tasks are new tasks
+        self.set_aside: dict[str, str] = {}  # worker -> why it set itself aside
+        self.lost: dict[str, str] = {}  # game id -> why the cluster could not play it
+        self.hosts: dict[str, list] = {}  # host -> [speed, games, time-limit faults]
+        self.toolchains = tournament.languages or {}
+
+    def records(self) -> Iterator[dict[str, Any]]:
         from distributed import as_completed
 
-        held = self._send_once(client, tournament, todo)
-        queue = iter(todo)
-        pending = as_completed(loop=client.loop, with_results=True, raise_errors=False)  # results come meanwhile
+        self.held = self._send_once()
+        self.pending = as_completed(loop=self.client.loop, with_results=True, raise_errors=False)
         recorded: set[str] = set()
-        games: dict[str, str] = {}  # task key -> game id
-        run = uuid.uuid4().hex[:8]  # a resumed tournament's tasks are new tasks
+        self.slots, counted = sum(slots_of(self.client).values()), time.monotonic()
+        self._submit(max(self.jobs, QUEUED_PER_SLOT * self.slots))
+        while not self.pending.is_empty():
+            if not self.pending.has_ready():
+                time.sleep(0.01)
+            else:
+                for future, result in self.pending.next_batch(block=False):
+                    record = self._finished(future, result)
+                    if record is not None and record["id"] not in recorded:
+                        recorded.add(record["id"])
+                        self._count(record)
+                        yield record
+            if time.monotonic() - counted > RECOUNT:  # workers may have joined, or set themselves aside
+                counted = time.monotonic()
+                self._watch()
+            self._submit(max(self.jobs, QUEUED_PER_SLOT * self.slots) - self.pending.count())
+        self._watch()
+        self._report()
 
-        def submit(room: int) -> None:
-            for spec, _ in itertools.islice(queue, max(room, 0)):
-                seats = tuple(held[bot.name] for bot in spec.seats)
-                future = client.submit(play_on_worker, arena.__version__, tournament.referee,
-                                       held[("board", spec.board.name)], seats, tournament.limits,
-                                       tournament.sandbox, self.compilers,
-                                       key=f"arena-game-{run}-{spec.id}", resources={RESOURCE: 1})
-                games[future.key] = spec.id
-                pending.add(future)
+    def _submit(self, room: int) -> None:
+        for spec, _ in itertools.islice(self.queue, max(room, 0)):
+            self._send(spec)
 
-        slots, counted = self._slots(client), time.monotonic()
-        submit(max(jobs, QUEUED_PER_SLOT * slots))
-        for future, result in pending:
-            game = games.pop(future.key)
-            record = result if future.status == "finished" else self._result(future, game)
-            future.release()
-            if record["id"] not in recorded:
-                recorded.add(record["id"])
-                yield record
-            if time.monotonic() - counted > RECOUNT:  # workers may have joined (asking costs a round trip)
-                slots, counted = self._slots(client), time.monotonic()
-            submit(max(jobs, QUEUED_PER_SLOT * slots) - pending.count())
+    def _send(self, spec: GameSpec, again: bool = False) -> None:
+        tournament = self.tournament
+        seats = tuple(self.held[bot.name] for bot in spec.seats)
+        key = f"arena-game-{self.run}-{spec.id}" + (f"-again{next(self.tries)}" if again else "")
+        future = self.client.submit(play_on_worker, code_hash(), self.toolchains, tournament.referee,
+                                    self.held[("board", spec.board.name)], seats, tournament.limits,
+                                    tournament.sandbox, self.cluster.compilers, key=key, resources={RESOURCE: 1})
+        self.games[future.key] = spec
+        self.pending.add(future)
 
-    @staticmethod
-    def _send_once(client: Any, tournament: Tournament, todo: Todo) -> dict[Any, Any]:
-        """Futures of the bots' files and of the boards, each sent to the cluster once."""
-        held: dict[Any, Any] = {}
-        for bot in tournament.bots:
-            shipped = ship(bot)
-            held[bot.name] = client.submit(_hold, shipped, key=f"arena-bot-{bot.name}-{shipped.key}")
-        for board in todo.boards():
-            held[("board", board.name)] = client.submit(_hold, board, key=f"arena-board-{board.sha256}")
-        return held
-
-    def _result(self, future: Any, game: str) -> dict[str, Any]:
-        """A finished game's record, or an ``ArenaError`` saying why the cluster could not play it."""
+    def _finished(self, future: Any, result: Any) -> dict[str, Any] | None:
+        """A finished task's record, or None for a game the cluster could not play (said, and kept
+        for the end: the rest of the tournament goes on)."""
         from distributed import KilledWorker
 
+        spec = self.games.pop(future.key)
+        game = spec.id
         try:
-            return future.result()
+            return result if future.status == "finished" else future.result()
+        except SetAside as exc:
+            if exc.worker not in self.set_aside:
+                self.set_aside[exc.worker] = exc.reason
+                log.warning("worker %s on %s is set aside, its games go to the others: %s", exc.worker, exc.host,
+                            exc.reason)
+                # (in the background: retiring waits for the worker's data to move, maybe to no one)
+                threading.Thread(target=self._retire, args=(exc.worker,), daemon=True).start()
+            self._send(spec, again=True)
+            return None
         except KilledWorker as exc:
-            raise ArenaError(f"game {game!r} was being played by workers of {self.address} that died, "
-                             f"too many times ({exc}); is a bot bringing its machine down?") from None
-        except ArenaError as exc:
-            raise ArenaError(f"game {game!r} failed on a worker of {self.address}: {exc}") from None
+            why = f"the workers playing it died too many times ({exc}); is a bot bringing its machine down?"
         except CancelledError:  # the client lost the scheduler, and with it every task
-            raise ArenaError(f"lost the connection to the Dask scheduler at {self.address} while game {game!r} "
-                             "was queued or playing: the scheduler stopped, or the network failed") from None
+            raise ArenaError(f"lost the connection to the Dask scheduler at {self.cluster.address} while game "
+                             f"{game!r} was queued or playing: the scheduler stopped, or the network failed") from None
+        except Exception as exc:  # noqa: BLE001 (a worker's failure, whatever it is: reported, not raised)
+            why = f"{type(exc).__name__}: {exc}"
+        finally:
+            future.release()
+        self.lost[game] = why
+        log.error("game %s could not be played on the cluster: %s; the tournament goes on without it (a resume "
+                  "plays it again)", game, why)
+        return None
+
+    def _watch(self) -> None:
+        """Count the slots again (not those of the workers set aside), and stop when no worker can play
+        (all that came have set themselves aside)."""
+        slots = slots_of(self.client)
+        self.slots = sum(count for worker, count in slots.items() if worker not in self.set_aside)
+        if not self.slots and self.set_aside and not self.pending.has_ready():
+            reasons = "; ".join(f"{worker}: {why}" for worker, why in sorted(self.set_aside.items()))
+            raise ArenaError(f"no worker of {self.cluster.address} can play ({len(slots)} connected, "
+                             f"{len(self.set_aside)} set aside: {reasons})")
+
+    def _retire(self, worker: str) -> None:
+        try:
+            self.client.retire_workers(workers=[worker], close_workers=True)
+        except Exception as exc:  # noqa: BLE001 (the client closing, the worker gone: it plays no more either way)
+            log.debug("retiring worker %s: %s", worker, exc)
+
+    def _count(self, record: dict[str, Any]) -> None:
+        host = self.hosts.setdefault(str(record.get("host", "?")), [record.get("speed"), 0, 0])
+        host[1] += 1
+        host[2] += bool(record.get("fault") and record["fault"].get("verdict") == "time-limit")
+
+    def _report(self) -> None:
+        """Where the games were played, at what speed; and the games the cluster could not play."""
+        for host, (speed, games, slow) in sorted(self.hosts.items()):
+            log.info("played on %s (speed %s of the reference machine): %d games, %d time-limit faults",
+                     host, speed, games, slow)
+        speeds = [speed for speed, _, _ in self.hosts.values() if speed]
+        if speeds and max(speeds) > 1.25 * min(speeds):
+            log.warning("the machines differ in speed (%.2f to %.2f): a second of CPU does not buy the same "
+                        "on each", min(speeds), max(speeds))
+        if self.lost:
+            lost = "; ".join(f"{game}: {why}" for game, why in sorted(self.lost.items()))
+            raise ArenaError(f"{len(self.lost)} games could not be played on {self.cluster.address}: {lost}")
+
+    def _send_once(self) -> dict[Any, Any]:
+        """Futures of the bots' files and of the boards, each sent to the cluster once."""
+        held: dict[Any, Any] = {}
+        for bot in self.tournament.bots:
+            shipped = ship(bot)
+            held[bot.name] = self.client.submit(_hold, shipped, key=f"arena-bot-{bot.name}-{shipped.key}")
+        for board in self.todo.boards():
+            held[("board", board.name)] = self.client.submit(_hold, board, key=f"arena-board-{board.sha256}")
+        return held

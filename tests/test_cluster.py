@@ -49,35 +49,37 @@ class Cluster:
         self.procs: list[subprocess.Popen] = []
         self.workers: list[subprocess.Popen] = []
 
-    def _start(self, *command: str, log: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    def _start(self, *command: str, log: str, env: dict[str, str] | None = None, cwd: Path | None = None
+               ) -> subprocess.Popen:
         with open(self.folder / log, "wb") as out:
             proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                                    env=env, cwd=self.folder)
+                                    env=env, cwd=cwd or self.folder)
         self.procs.append(proc)
         return proc
 
-    def start(self, workers: int) -> Cluster:
+    def start(self, workers: int, scheduler: tuple[str, ...] = ()) -> Cluster:
         port = self.address.rsplit(":", 1)[1]
         self._start(sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", port,
-                    "--no-dashboard", "--no-show", log="scheduler.log")
+                    "--no-dashboard", "--no-show", *scheduler, log="scheduler.log")
         for _ in range(workers):
             self.add_worker()
-        self.wait_for_workers(workers)
+        if workers:
+            self.wait_for_workers(workers)
         return self
 
-    def add_worker(self) -> subprocess.Popen:
+    def add_worker(self, processes: int = 1, cwd: Path | None = None, options: tuple[str, ...] = ()) -> subprocess.Popen:
         number = len(self.workers)
-        proc = self._start(sys.executable, "-m", "arena.cli", "worker", self.address, "--nworkers", "1",
-                           "--cache", str(self.folder / f"cache{number}"), "--name", f"w{number}",
-                           log=f"worker{number}.log")
+        command = [sys.executable, "-m", "arena.cli", "worker", self.address, "--nworkers", str(processes),
+                   "--cache", str(self.folder / f"cache{number}"), "--name", f"w{number}", *options]
+        proc = self._start(*command, log=f"worker{number}.log", cwd=cwd)
         self.workers.append(proc)
         return proc
 
-    def wait_for_workers(self, count: int) -> None:
+    def wait_for_workers(self, count: int, security=None) -> None:
         from distributed import Client
 
-        with Client(self.address, timeout=30) as client:
-            client.wait_for_workers(count, timeout=60)
+        with Client(self.address, timeout=30, **({"security": security} if security else {})) as client:
+            client.wait_for_workers(count, timeout=120)
 
     def stop(self) -> None:
         for proc in self.procs:
@@ -243,3 +245,108 @@ def test_without_a_cluster_dask_is_not_imported(tmp_path):
     result = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True, text=True, timeout=60,
                             check=False)
     assert result.returncode == 0, result.stderr
+
+
+
+def test_every_worker_of_a_big_cluster_gets_games_and_each_record_names_its_host(own_cluster, tmp_path):
+    """More worker processes than distributed's scheduler_info() lists by default (5, from 2025.4):
+    every one is counted, and the games spread over all of them."""
+    from distributed import Client
+
+    from arena.cluster import slots_of
+
+    own_cluster.start(workers=0)
+    own_cluster.add_worker(processes=8)
+    own_cluster.wait_for_workers(8)
+    with Client(own_cluster.address, timeout=30) as client:
+        slots = slots_of(client)
+        assert len(slots) == 8 and sum(slots.values()) == 8
+    (tmp_path / "boards").mkdir()
+    for k in range(3):  # three boards: the first number 1, 2 and 3
+        (tmp_path / "boards" / f"b{k}.in").write_text(BOARD.replace("5\n1", f"5\n{k + 1}", 1))
+    bots = []
+    for name in ("a", "b", "c", "d"):
+        (tmp_path / f"{name}.py").write_text(SLOW)
+        bots.append(f"{name}.py")
+    result = _arena("run", "--bots", *bots, "--boards", "boards", "--name", "t", "--cluster", own_cluster.address,
+                    cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "8 workers, 8 game slots" in result.stderr and "its dashboard: http" in result.stderr
+    records = _records(tmp_path / "results" / "t")
+    assert len(records) == 3 * 12
+    assert {r["host"] for r in records} == {socket.gethostname()} and all(r["speed"] > 0 for r in records)
+    assert len({r["worker"] for r in records}) > 5, Counter(r["worker"] for r in records)
+    assert f"played on {socket.gethostname()} (speed" in result.stderr
+
+
+def _copy_of_the_arena(folder: Path, change: str) -> Path:
+    """The arena's packages, copied, with one referee file changed: a machine at another commit."""
+    for package in ("arena", "referees", "players", "generator"):
+        shutil.copytree(REPO / package, folder / package, ignore=shutil.ignore_patterns("__pycache__"))
+    with open(folder / "referees" / "paint.py", "a") as handle:
+        handle.write(change)
+    return folder
+
+
+def test_a_worker_with_other_code_is_set_aside_and_the_others_play_its_games(own_cluster, tmp_path):
+    other = _copy_of_the_arena(tmp_path / "other", "\n# a rule changed on this machine\n")
+    own_cluster.start(workers=0)
+    own_cluster.add_worker(cwd=other)  # 'python -m arena.cli' there imports that copy
+    own_cluster.add_worker()
+    own_cluster.wait_for_workers(2)
+    (tmp_path / "b1.in").write_text(BOARD)
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.py").write_text(SLOW)
+    result = _arena("run", "--bots", "a.py", "b.py", "c.py", "--boards", "b1.in", "--name", "t", "--cluster",
+                    own_cluster.address, cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "is set aside, its games go to the others: its arena differs from the client's" in result.stderr
+    records = _records(tmp_path / "results" / "t")
+    assert len(records) == 6 and {r["worker"] for r in records} == {"w1"}
+    assert Counter(r["id"] for r in records).most_common(1)[0][1] == 1
+
+
+def test_when_no_worker_can_play_the_run_stops_saying_why(own_cluster, tmp_path):
+    other = _copy_of_the_arena(tmp_path / "other", "\n# another commit\n")
+    own_cluster.start(workers=0)
+    own_cluster.add_worker(cwd=other)
+    own_cluster.wait_for_workers(1)
+    (tmp_path / "b1.in").write_text(BOARD)
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.py").write_text(SLOW)
+    result = _arena("run", "--bots", "a.py", "b.py", "--boards", "b1.in", "--name", "t", "--cluster",
+                    own_cluster.address, cwd=tmp_path, timeout=300)
+    assert result.returncode == 2, result.stderr
+    error = result.stderr[result.stderr.index("arena: error:"):]
+    assert f"no worker of {own_cluster.address} can play (1 connected, 1 set aside" in error
+    assert "its arena differs from the client's" in error and "Resume with: arena run" in error
+
+
+def test_a_tls_cluster_plays_and_refuses_whoever_has_not_its_certificates(own_cluster, tmp_path):
+    from distributed.security import Security
+
+    certs = tmp_path / "certs"
+    made = _arena("certificates", str(certs), cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    tls = ("--tls-ca-file", str(certs / "ca.pem"), "--tls-cert", str(certs / "node.pem"),
+           "--tls-key", str(certs / "node-key.pem"))
+    own_cluster.address = own_cluster.address.replace("tcp://", "tls://")
+    own_cluster.start(workers=0, scheduler=("--protocol", "tls", *tls))
+    own_cluster.add_worker(options=("--host", "127.0.0.1", *tls))
+    own_cluster.wait_for_workers(1, security=Security(tls_ca_file=tls[1], tls_client_cert=tls[3],
+                                                      tls_client_key=tls[5], require_encryption=True))
+    (tmp_path / "b1.in").write_text(BOARD)
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.py").write_text(SLOW.replace("sleep(0.3)", "sleep(0)"))
+    common = ("run", "--bots", "a.py", "b.py", "--boards", "b1.in", "--cluster", own_cluster.address)
+    played = _arena(*common, "--name", "t", *tls, cwd=tmp_path, timeout=300)
+    assert played.returncode == 0, played.stderr
+    assert len(_records(tmp_path / "results" / "t")) == 2
+    refused = _arena(*common, "--name", "u", cwd=tmp_path)
+    assert refused.returncode == 2 and "a tls:// address needs --tls-ca-file" in refused.stderr
+    other = tmp_path / "other-certs"  # certificates of another authority
+    assert _arena("certificates", str(other), cwd=tmp_path).returncode == 0
+    stranger = _arena(*common, "--name", "v", "--cluster-timeout", "5", "--tls-ca-file", str(other / "ca.pem"),
+                      "--tls-cert", str(other / "node.pem"), "--tls-key", str(other / "node-key.pem"), cwd=tmp_path)
+    assert stranger.returncode == 2 and "cannot reach the Dask scheduler" in stranger.stderr
+    assert not (tmp_path / "results" / "v" / "games.jsonl").exists()

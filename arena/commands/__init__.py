@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from arena.bots import Compilers
     from arena.sandbox import Sandbox
 
-COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker", "languages")
+COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker", "languages",
+            "certificates")
 
 
 def get_referee(name: str) -> referees.Referee:
@@ -129,3 +130,30 @@ def open_results(text: str) -> Store:
     if not folder.exists() and not folder.is_absolute() and (Path("results") / folder).exists():
         folder = Path("results") / folder
     return Store.open_existing(folder)
+
+
+# -- a TLS cluster: the client's and the workers' files
+
+
+def add_tls_options(parser: argparse.ArgumentParser) -> None:
+    """--tls-ca-file, --tls-cert, --tls-key: a tls:// cluster's files ('arena certificates' makes them)."""
+    group = parser.add_argument_group(
+        "TLS", "For a tls:// cluster: the files 'arena certificates' makes (the same three on every machine)")
+    group.add_argument("--tls-ca-file", metavar="FILE", help="the authority's certificate (ca.pem)")
+    group.add_argument("--tls-cert", metavar="FILE", help="this machine's certificate (node.pem)")
+    group.add_argument("--tls-key", metavar="FILE", help="this machine's private key (node-key.pem)")
+
+
+def tls_of(args: argparse.Namespace):
+    """The TLS files given (all three, each readable), or None; an ArenaError naming what is missing."""
+    from arena.cluster import Tls
+
+    given = {"--tls-ca-file": args.tls_ca_file, "--tls-cert": args.tls_cert, "--tls-key": args.tls_key}
+    if not any(given.values()):
+        return None
+    if missing := [name for name, value in given.items() if not value]:
+        raise ArenaError(f"TLS needs all three files: {', '.join(missing)} missing (arena certificates makes them)")
+    for name, value in given.items():
+        if not os.access(value, os.R_OK):
+            raise ArenaError(f"{name} {value!r} cannot be read")
+    return Tls(*(os.path.abspath(value) for value in given.values()))

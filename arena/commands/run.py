@@ -24,11 +24,13 @@ from arena.boards import Board, find_boards, load_board
 from arena.bots import Bot, Compilers
 from arena.commands import (
     add_bot_options,
+    add_tls_options,
     compilers_of,
     get_referee,
     positive_float,
     positive_int,
     prepare_from_options,
+    tls_of,
 )
 from arena.commands.systems import add_system_options, announce, check_options, with_system
 from arena.errors import ArenaError
@@ -77,6 +79,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "of games kept queued")
     parser.add_argument("--cluster-timeout", type=positive_float, default=30, metavar="SECONDS",
                         help="how long to wait for the --cluster scheduler to answer (default %(default)s)")
+    add_tls_options(parser)
     parser.set_defaults(func=main)
 
 
@@ -203,7 +206,7 @@ def _play_all(args: argparse.Namespace) -> tournament.PlayAll | None:
 
     if problem := cluster.missing_dask():
         raise ArenaError(f"--cluster: {problem}")
-    return cluster.Cluster(args.cluster, args.cluster_timeout, compilers_of(args)).play_all
+    return cluster.Cluster(args.cluster, args.cluster_timeout, compilers_of(args), tls_of(args)).play_all
 
 
 def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, name: str,

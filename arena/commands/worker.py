@@ -7,7 +7,7 @@ import os
 import shlex
 import sys
 
-from arena.commands import positive_int
+from arena.commands import add_tls_options, positive_int, tls_of
 from arena.errors import ArenaError
 
 
@@ -29,6 +29,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="where the bots sent to this machine, and the binaries compiled from them, are kept "
                         "(default ~/.cache/arena-worker)")
     parser.add_argument("--name", help="the worker's name on the dashboard (default: its address)")
+    network = parser.add_argument_group(
+        "network", "Where the worker listens (by default on every interface, on ports of the system's choosing): "
+        "give the address other machines reach it at, and fixed ports to open in a firewall.")
+    network.add_argument("--host", help="the address (or interface's) to listen on, e.g. 10.0.0.2")
+    network.add_argument("--listen-address", metavar="ADDRESS", help="the full address to listen on, e.g. "
+                         "tls://0.0.0.0:9000 (with --contact-address when that is not how others reach it)")
+    network.add_argument("--contact-address", metavar="ADDRESS", help="the address the others use to reach it")
+    network.add_argument("--worker-port", metavar="PORT", help="the worker processes' port, or a range such as "
+                         "9000:9010 for several")
+    network.add_argument("--nanny-port", metavar="PORT", help="their nannies' port or range")
+    network.add_argument("--dashboard-address", metavar="ADDRESS",
+                         help="where the worker's HTTP server (health, metrics, status page) listens (default "
+                         "127.0.0.1:0: on this machine only, a free port)")
+    add_tls_options(parser)
     parser.add_argument("--dry-run", action="store_true", help="print the dask worker command instead of running it")
     parser.set_defaults(func=main)
 
@@ -47,6 +61,18 @@ def command(args: argparse.Namespace) -> list[str]:
             "--nworkers", str(args.nworkers), "--nthreads", "1", "--resources", f"{RESOURCE}=1"]
     if args.name:
         line += ["--name", args.name]
+    for option in ("host", "listen_address", "contact_address", "worker_port", "nanny_port"):
+        if getattr(args, option):
+            line += [f"--{option.replace('_', '-')}", getattr(args, option)]
+    # A worker serves HTTP (its health and metrics, and a status page with bokeh) even with --no-dashboard,
+    # on every interface by default: on this machine only, unless asked.
+    line += ["--dashboard-address", args.dashboard_address or "127.0.0.1:0"]
+    tls = tls_of(args)
+    if tls:
+        line += ["--tls-ca-file", tls.ca, "--tls-cert", tls.cert, "--tls-key", tls.key]
+    if args.scheduler.startswith("tls://") != bool(tls):
+        raise ArenaError(f"{args.scheduler}: a tls:// scheduler needs --tls-ca-file, --tls-cert and --tls-key, "
+                         "and those need a tls:// address")
     return line
 
 
