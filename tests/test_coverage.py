@@ -14,6 +14,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from test_stats import simulated_round_robin
 
 from arena import stats
 
@@ -63,17 +64,7 @@ def test_los_is_not_confident_about_an_even_match():
 
 def _clusters(truth: list[float], boards: int, rng: random.Random, draw: float) -> list[stats.Cluster]:
     """Every two bots play each board twice; each game drawn from the logistic model."""
-    found = []
-    for i in range(len(truth)):
-        for j in range(i + 1, len(truth)):
-            s = stats.score_of_elo(truth[i] - truth[j])
-            for _ in range(boards):
-                score = 0.0
-                for _ in range(2):
-                    u = rng.random()
-                    score += 1.0 if u < s - draw else 0.5 if u < s + draw else 0.0
-                found.append(stats.Cluster(i, j, score, 2))
-    return found
+    return simulated_round_robin(truth, boards, rng, draw)
 
 
 @pytest.mark.parametrize("boards", PAIRS)

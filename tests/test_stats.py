@@ -154,9 +154,10 @@ def test_fit_matches_a_brute_force_maximisation():
     assert sweep == pytest.approx([200 * math.log10(21), -200 * math.log10(21)])
 
 
-def _simulate(truth: list[float], boards: int, seed: int) -> list[stats.Cluster]:
-    """Round-robin clusters (a board's two games) drawn from the logistic model, 20 % draws."""
-    rng = random.Random(seed)
+def simulated_round_robin(truth: list[float], boards: int, rng: random.Random, draw: float = 0.1
+                          ) -> list[stats.Cluster]:
+    """Round-robin clusters (a board's two games) drawn from the logistic model of Elo ``truth``, with
+    ``2 * draw`` of the games drawn (also test_coverage's)."""
     clusters = []
     for i in range(len(truth)):
         for j in range(i + 1, len(truth)):
@@ -165,9 +166,14 @@ def _simulate(truth: list[float], boards: int, seed: int) -> list[stats.Cluster]
                 score = 0.0
                 for _ in range(2):
                     u = rng.random()
-                    score += 1.0 if u < s - 0.1 else 0.5 if u < s + 0.1 else 0.0
+                    score += 1.0 if u < s - draw else 0.5 if u < s + draw else 0.0
                 clusters.append(stats.Cluster(i, j, score, 2))
     return clusters
+
+
+def _simulate(truth: list[float], boards: int, seed: int) -> list[stats.Cluster]:
+    """Round-robin clusters with 20 % draws, seeded."""
+    return simulated_round_robin(truth, boards, random.Random(seed))
 
 
 def test_rating_fit_recovers_known_strengths():
