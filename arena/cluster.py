@@ -33,6 +33,7 @@ Dask is imported only here, and only when a cluster is used.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import importlib
@@ -252,11 +253,13 @@ def _hold(value: Any) -> Any:
 
 def play_on_worker(code: str, toolchains: dict[str, Any], referee: Referee, board: Board,
                    seats: tuple[Shipped, ...], limits: Limits, sandbox: Sandbox | None,
-                   compilers: Compilers) -> dict[str, Any]:
+                   compilers: Compilers, scale_cpu: bool = False) -> dict[str, Any]:
     """One game, played on a worker from what the client sent: its record, with the host that played
     it and that host's speed.  A worker that cannot play the client's games (other code, other
     toolchains, no sandbox, a bot that cannot be built here) sets itself aside (``_quarantine``)
-    and the game goes to another."""
+    and the game goes to another.  With ``scale_cpu``, the CPU limit (and a wall cap given) is the
+    tournament's over this host's speed: a machine half as fast gives twice the CPU, as contest
+    systems calibrate their graders (recorded as the game's ``cpu_limit``)."""
     if code != code_hash():
         _quarantine(f"its arena differs from the client's (code {code_hash()} here, {code} there: another "
                     f"commit, or changed files; {sys.executable}): install the client's commit")
@@ -273,6 +276,9 @@ def play_on_worker(code: str, toolchains: dict[str, Any], referee: Referee, boar
                         "built or run differently here")
     spec = GameSpec(board, bots)
     state = _initial_state(referee, board)
+    if scale_cpu:
+        limits = dataclasses.replace(limits, cpu=round(limits.cpu / speed(), 3),
+                                     wall=None if limits.wall is None else round(limits.wall / speed(), 3))
     if multiprocessing.current_process().daemon:  # a plain 'dask worker': no child processes allowed
         record = play(referee, spec, state, limits, sandbox=own)
     else:
@@ -282,7 +288,8 @@ def play_on_worker(code: str, toolchains: dict[str, Any], referee: Referee, boar
             return _replay(spec.id)
     from distributed import get_worker
 
-    return {**record, "host": socket.gethostname(), "worker": str(get_worker().name), "speed": speed()}
+    return {**record, "host": socket.gethostname(), "worker": str(get_worker().name), "speed": speed(),
+            **({"cpu_limit": limits.cpu} if scale_cpu else {})}
 
 
 class SetAside(ArenaError):
@@ -360,6 +367,7 @@ class Cluster:
     timeout: float = CONNECT_TIMEOUT
     compilers: Compilers = field(default_factory=Compilers)  # the client's compilers and flags, used on the workers
     tls: Tls | None = None
+    scale_cpu: bool = False  # each worker's CPU limit over its speed (--scale-cpu)
 
     def play_all(self, tournament: Tournament, todo: Todo, jobs: int
                  ) -> Iterator[dict[str, Any]]:
@@ -466,7 +474,8 @@ class _Play:
         key = f"arena-game-{self.run}-{spec.id}" + (f"-again{next(self.tries)}" if again else "")
         future = self.client.submit(play_on_worker, code_hash(), self.toolchains, tournament.referee,
                                     self.held[("board", spec.board.name)], seats, tournament.limits,
-                                    tournament.sandbox, self.cluster.compilers, key=key, resources={RESOURCE: 1})
+                                    tournament.sandbox, self.cluster.compilers, self.cluster.scale_cpu, key=key,
+                                    resources={RESOURCE: 1})
         self.games[future.key] = spec
         self.pending.add(future)
 

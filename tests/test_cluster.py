@@ -277,6 +277,11 @@ def test_every_worker_of_a_big_cluster_gets_games_and_each_record_names_its_host
     assert {r["host"] for r in records} == {socket.gethostname()} and all(r["speed"] > 0 for r in records)
     assert len({r["worker"] for r in records}) > 5, Counter(r["worker"] for r in records)
     assert f"played on {socket.gethostname()} (speed" in result.stderr
+    scaled = _arena("run", "--bots", *bots[:2], "--boards", "boards/b0.in", "--name", "s", "--scale-cpu",
+                    "--cluster", own_cluster.address, cwd=tmp_path, timeout=300)
+    assert scaled.returncode == 0, scaled.stderr
+    for record in _records(tmp_path / "results" / "s"):  # 1 s of CPU over the host's speed
+        assert record["cpu_limit"] == pytest.approx(1.0 / record["speed"], abs=0.002), record
 
 
 def _copy_of_the_arena(folder: Path, change: str) -> Path:

@@ -79,6 +79,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "of games kept queued")
     parser.add_argument("--cluster-timeout", type=positive_float, default=30, metavar="SECONDS",
                         help="how long to wait for the --cluster scheduler to answer (default %(default)s)")
+    parser.add_argument("--scale-cpu", action="store_true",
+                        help="with --cluster: give each machine the CPU limit over its speed, measured on a fixed "
+                        "workload as it joins (a machine half as fast as the reference gets twice the CPU), so "
+                        "machines of different speeds are fair; each record says the limit it had")
     add_tls_options(parser)
     parser.set_defaults(func=main)
 
@@ -201,12 +205,16 @@ def _check_unique_names(boards: Iterable[Board]) -> None:
 def _play_all(args: argparse.Namespace) -> tournament.PlayAll | None:
     """Where the games are played: the local pool (None), or a Dask cluster."""
     if not args.cluster:
+        if args.scale_cpu:
+            raise ArenaError("--scale-cpu is for --cluster (machines of different speeds); locally every game "
+                             "is played on this machine")
         return None
     from arena import cluster  # Dask is imported only for a cluster
 
     if problem := cluster.missing_dask():
         raise ArenaError(f"--cluster: {problem}")
-    return cluster.Cluster(args.cluster, args.cluster_timeout, compilers_of(args), tls_of(args)).play_all
+    return cluster.Cluster(args.cluster, args.cluster_timeout, compilers_of(args), tls_of(args),
+                           args.scale_cpu).play_all
 
 
 def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, name: str,
