@@ -355,3 +355,23 @@ def test_a_tls_cluster_plays_and_refuses_whoever_has_not_its_certificates(own_cl
                       "--tls-cert", str(other / "node.pem"), "--tls-key", str(other / "node-key.pem"), cwd=tmp_path)
     assert stranger.returncode == 2 and "cannot reach the Dask scheduler" in stranger.stderr
     assert not (tmp_path / "results" / "v" / "games.jsonl").exists()
+
+
+def test_a_swiss_on_the_cluster_plays_round_by_round_as_locally(cluster, copy):
+    """A paired format on the cluster: each round's games spread over the workers, the next round paired
+    once the last game of this one is recorded, the same pairings and games as a local run."""
+    for name in ("t1", "t2"):
+        shutil.copy(copy / "bots" / "template.py", copy / f"{name}.py")
+    common = ("run", "--bots", "bots/template.py", "bots/greedy.py", "t1.py", "t2.py", "--boards",
+              "boards/group1/board1.in", "boards/group1/board2.in", "--system", "swiss", "--rounds", "2")
+    local = _arena(*common, "--name", "local", "--jobs", "2", cwd=copy, timeout=300)
+    assert local.returncode == 0, local.stderr
+    remote = _arena(*common, "--name", "remote", "--cluster", cluster.address, cwd=copy, timeout=300)
+    assert remote.returncode == 0, remote.stderr
+    there, here = _records(copy / "results" / "remote"), _records(copy / "results" / "local")
+    assert Counter(r["id"] for r in there) == Counter(r["id"] for r in here)
+    assert set(Counter(r["id"] for r in there).values()) == {1} and len(there) == 2 * 2 * 2 * 2
+    assert _essence(there) == _essence(here)
+    assert f"connected to {cluster.address}" in remote.stderr and "round 2" in remote.stderr, remote.stderr
+    tables = [text.split("Records:")[0] for text in (remote.stdout, local.stdout)]
+    assert tables[0] == tables[1]
