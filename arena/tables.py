@@ -127,13 +127,18 @@ def system_tables(config: dict[str, Any], tally: Tally) -> dict[str, tuple[str, 
         for round_, matches in system.played(bots, boards, results):
             for match in matches:
                 winner, how = formats.tie_winner(match, seed)
-                rows.append([round_.title(), seed[match.a] + 1, match.a, seed[match.b] + 1, match.b, *match.points,
-                             *match.faults, winner, how])
+                rows.append([round_.title(), seed[match.a] + 1, match.a, seed[match.b] + 1, match.b,
+                             *map(_whole, match.points), *match.faults, winner, how])
             rows += [[round_.title(), seed[bot] + 1, bot, None, "(bye)", None, None, None, None, bot, "bye"]
                      for bot in round_.byes]
         title = f"Knockout (seeding: {system.seeding}; seed 1 is the first)"
         return {"knockout": (title, KNOCKOUT_HEADERS, rows, "Knockout: " + formats.TIE_RULE + ".")}
     return {}
+
+
+def _whole(points: float) -> float | int:
+    """Game points as the other tables show them: 6, not 6.0 (a column with empty cells is text)."""
+    return int(points) if points == int(points) else points
 
 
 def _round_rows(played: list[tuple[formats.Round, list[formats.Match]]]) -> list[list[Any]]:
@@ -145,7 +150,8 @@ def _round_rows(played: list[tuple[formats.Round, list[formats.Match]]]) -> list
             if match is None:
                 rows.append([round_.number, a, b, None, None, "playing"])
             else:
-                rows.append([round_.number, a, b, *match.points, {1.0: "won", 0.5: "drawn", 0.0: "lost"}[match.score(a)]])
+                rows.append([round_.number, a, b, *map(_whole, match.points),
+                             {1.0: "won", 0.5: "drawn", 0.0: "lost"}[match.score(a)]])
         rows += [[round_.number, bot, "(bye)", None, None, "bye"] for bot in round_.byes]
     return rows
 
