@@ -585,6 +585,11 @@ class Session:
                 self.sandbox, _bwrap_command(self.sandbox, self.programs, self.writable),
                 [sys.executable, "-I", "-S", _SUPERVISOR, config], self.label, pass_fds=(requests_r, replies_w),
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except BaseException:
+            self._release_uid()  # nothing started
+            os.close(requests_w)
+            os.close(replies_r)
+            raise
         finally:
             os.close(requests_r)
             os.close(replies_w)
@@ -612,7 +617,8 @@ class Session:
 
     def close(self) -> None:
         """Kill the whole sandbox and everything in it."""
-        if self.proc is None:
+        if self.proc is None:  # never started, or its start failed: nothing runs as its uid
+            self._release_uid()
             return
         if self.inner is not None:
             _kill(self.inner)  # PID 1 of the namespace: the kernel kills every process in it
@@ -632,11 +638,14 @@ class Session:
         self.proc.stderr.close()
         if self.cgroup is not None:
             self.cgroup.destroy()
-        if self.uid_lock is not None:  # nothing of this uid runs any more: another sandbox may have it
-            os.close(self.uid_lock)
-        self.uid, self.uid_lock = None, None
+        self._release_uid()  # nothing of this uid runs any more: another sandbox may have it
         self.proc, self.inner, self.cgroup, self.events = None, None, None, None
         self.command, self.left, self.empty_first = None, (0, 0), False
+
+    def _release_uid(self) -> None:
+        if self.uid_lock is not None:
+            os.close(self.uid_lock)
+        self.uid, self.uid_lock = None, None
 
     # -- one move
 
