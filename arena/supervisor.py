@@ -8,7 +8,9 @@ request on a pipe; the supervisor
 
 0. if the request says so (the first move of the sandbox's next game), first
    empties it as ``reset`` does, and answers ``reset_failed`` instead of
-   playing if it could not (the arena then starts a new sandbox);
+   playing if it could not, or if the last game left an IPC object (System V,
+   or a POSIX message queue: only a new IPC namespace is sure to hold none),
+   and the arena then starts a new sandbox;
 1. writes the move's files into the bot's folder (never through a symlink the
    bot left there) and removes a stale ``game.out``;
 2. starts the bot with its rlimits, in the folder, with a clean environment,
