@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from test_tournament import _left_after
 
 REPO = Path(__file__).resolve().parent.parent
@@ -37,8 +38,12 @@ def test_strong_beats_random_and_the_test_stops_early(tmp_path):
     assert [int(line["pairs"]) for line in lines] == list(range(1, len(lines) + 1))
     last = lines[-1]
     assert last["result"] == "H1" and all(line["result"] == "running" for line in lines[:-1])
-    assert int(last["pairs"]) <= 8 and float(last["llr"]) > float(last["upper"]) > 2.9
-    assert float(last["low"]) > 0 and float(last["score"]) == 1.0 and last["model"] == "logistic"
+    # (strong is not exact on 15x15 boards: now and then random wins a game, which costs a pair or two)
+    assert int(last["pairs"]) <= 12 and float(last["llr"]) > float(last["upper"]) > 2.9
+    penta = [int(count) for count in last["penta"].split(",")]  # pairs scoring 0, 1/4, 1/2, 3/4, 1
+    raw = sum(k / 4 * count for k, count in enumerate(penta)) / sum(penta)
+    assert float(last["score"]) == pytest.approx(raw, abs=1e-4) and raw >= 0.85  # the raw mean, not regularised
+    assert float(last["low"]) > 0 and last["model"] == "logistic"
     assert last["los"] == "-"  # below 20 pairs the normal approximation of the LOS is not trusted
     assert "H1 accepted: strong is stronger than random" in result.stdout
     assert not _left_after(tmp_path, 15)  # the games still running at the decision were stopped, bots and all
