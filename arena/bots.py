@@ -88,15 +88,16 @@ class Compilers:
                 values[name] = value
         return cls(**values, **({"languages": languages} if languages else {}))
 
-    def variables(self) -> dict[str, list[str]]:
-        """The table's variables these settings fill in."""
-        return {name: shlex.split(getattr(self, name)) for name in ("cc", "cxx", "cflags", "cxxflags", "libraries")}
+    def variables(self) -> dict[str, str | list[str]]:
+        """The table's variables that do not depend on a bot: the compilers and flags, and the Python."""
+        return {"python": sys.executable,
+                **{name: shlex.split(getattr(self, name)) for name in ("cc", "cxx", "cflags", "cxxflags", "libraries")}}
 
     def describe(self, bots: Sequence[Bot], *, sandboxed: bool) -> dict[str, dict[str, Any]]:
         """What goes into tournament.json: the row of each language the bots are in, with the version
         of its toolchain."""
         used = {bot.language for bot in bots if bot.language}
-        variables = {**self.variables(), "python": sys.executable}
+        variables = self.variables()
         return {row.name: {**row.to_config(), "version": table.version(row, variables, sandboxed=sandboxed)}
                 for row in self.languages.rows if row.name in used}
 
@@ -177,7 +178,7 @@ def prepare_bot(path: Path, copies: Path, *, compilers: Compilers | None = None,
     if row is None:
         return _executable(path, name, program, sha, home, compilers.languages)
     variables: dict[str, Any] = {
-        **compilers.variables(), "python": sys.executable, "source": str(program), "stem": program.stem,
+        **compilers.variables(), "source": str(program), "stem": program.stem,
         "sources": sorted(str(place) for place in home.rglob("*") if place.suffix.lower() in row.suffixes),
     }
     if row.compile:

@@ -389,14 +389,10 @@ class Cluster:
         # the client's reconnection attempts log tracebacks; losing the scheduler is reported as an ArenaError
         logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
         try:
-            scheme = parse_address(self.address)[0]
-            registry.get_backend(scheme)
+            registry.get_backend(parse_address(self.address)[0])
         except ValueError as exc:
             raise ArenaError(f"--cluster {self.address!r} is not a Dask scheduler's address (expected "
                              f"tcp://HOST:PORT or tls://HOST:PORT, e.g. tls://10.0.0.1:8786): {exc}") from None
-        if (scheme == "tls") != (self.tls is not None):
-            raise ArenaError(f"--cluster {self.address}: a tls:// address needs --tls-ca-file, --tls-cert and "
-                             "--tls-key, and those need a tls:// address")
         try:
             client = Client(self.address, timeout=self.timeout, set_as_default=False,
                             **({"security": self.tls.security()} if self.tls else {}))

@@ -31,7 +31,7 @@ TEMPLATE = {"python": REPO / "bots" / "template.py", "c": None, "cpp": REPO / "b
 def missing(name: str) -> str | None:
     """Why this machine cannot build or run the language in the sandbox, or None."""
     row = languages.shipped().get(name)
-    variables = {**Compilers().variables(), "python": sys.executable, "source": "/S", "sources": ["/S"], "stem": "S",
+    variables = {**Compilers().variables(), "source": "/S", "sources": ["/S"], "stem": "S",
                  "output": "/O", "build": "/B"}
     for command in (row.compile, row.run):
         if command:

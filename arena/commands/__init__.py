@@ -144,11 +144,15 @@ def add_tls_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--tls-key", metavar="FILE", help="this machine's private key (node-key.pem)")
 
 
-def tls_of(args: argparse.Namespace):
-    """The TLS files given (all three, each readable), or None; an ArenaError naming what is missing."""
+def tls_of(args: argparse.Namespace, address: str):
+    """The TLS files given for the scheduler at ``address`` (all three, each readable, and a tls://
+    address), or None for a tcp:// one; an ArenaError naming what is missing."""
     from arena.cluster import Tls
 
     given = {"--tls-ca-file": args.tls_ca_file, "--tls-cert": args.tls_cert, "--tls-key": args.tls_key}
+    if address.startswith("tls://") != any(given.values()):
+        raise ArenaError(f"{address}: a tls:// address needs --tls-ca-file, --tls-cert and --tls-key, and those "
+                         "need a tls:// address")
     if not any(given.values()):
         return None
     if missing := [name for name, value in given.items() if not value]:

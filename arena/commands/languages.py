@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from tabulate import tabulate
 
@@ -29,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     table = languages.load(args.languages)
-    variables = {**Compilers(languages=table).variables(), "python": sys.executable, "source": "/SOURCE",
+    variables = {**Compilers(languages=table).variables(), "source": "/SOURCE",
                  "sources": ["/SOURCES"], "stem": "STEM", "output": "/OUTPUT", "build": "/BUILD"}
     rows = [[row.name, " ".join(row.suffixes), row.main, display(status_of(row, variables, sandboxed=not args.no_sandbox))]
             for row in table.rows]

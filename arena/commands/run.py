@@ -173,7 +173,7 @@ def check_startup(bots: Iterable[Bot], compilers: Compilers, limits: Limits, san
         row = compilers.languages.get(name)
         if not row.startup:
             continue
-        variables = {**compilers.variables(), "python": sys.executable}
+        variables = compilers.variables()
         command = languages.locate(languages.expand(row.startup, variables), row, sandboxed=sandbox is not None)
         if isinstance(command, str):
             continue  # (its bots were excluded already, with this reason)
@@ -213,7 +213,7 @@ def _play_all(args: argparse.Namespace) -> tournament.PlayAll | None:
 
     if problem := cluster.missing_dask():
         raise ArenaError(f"--cluster: {problem}")
-    return cluster.Cluster(args.cluster, args.cluster_timeout, compilers_of(args), tls_of(args),
+    return cluster.Cluster(args.cluster, args.cluster_timeout, compilers_of(args), tls_of(args, args.cluster),
                            args.scale_cpu).play_all
 
 
