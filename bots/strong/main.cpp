@@ -1,0 +1,1244 @@
+// bots/strong: the champion of the painting game (docs/rules.md, paint).
+//
+// One move per run: game.in in, game.out out, within 1 s of CPU for the whole
+// process (this bot stops thinking at DEADLINE).  bots/strong/README.md
+// explains the search; in short:
+//
+//   1. exact search (bit-mask positions split into independent parts, valued
+//      by Sprague-Grundy once no draw is possible, win/draw/loss before), with
+//      part of the time: if it settles the position, a move of the best value;
+//   2. else Monte Carlo tree search over a few candidate regions per number,
+//      random playouts, and the exact search settling small positions in the
+//      tree (a child proven lost for the opponent is played at once).
+//
+// What the exact search learnt is kept in strong.memory (in the working
+// folder, kept for the whole game) and read back at the next move.
+//
+// "./bot --solve SECONDS" reads a board on standard input and prints the
+// exact value and a best move (used by `arena solve`).
+// The arena compiles with -O2 alone: ask for the CPU's popcount (every x86-64 for 15 years has it).
+#if defined(__x86_64__)
+#pragma GCC target("popcnt")
+#endif
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+using namespace std;
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+static double DEADLINE = 0.62;
+static int USE_MCTS = 1, MODEL = 1;
+static double MODEL_SHARE = 0.6;  // CPU seconds of the process by which the move is chosen
+
+static double cpu() {
+    timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static u64 mix(u64 x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+struct Rng {
+    u64 s;
+    u64 next() { s ^= s << 13; s ^= s >> 7; s ^= s << 17; return s; }
+    u32 below(u32 n) { return (u32)((next() >> 11) % n); }
+};
+static Rng rng{0x2545F4914F6CDD1DULL};
+
+// ------------------------------------------------------------------ masks
+// Cell (x, y) is bit y of row x; a board of the mask engine has N <= 31.
+static int N = 0;
+static u32 COLS = 0;
+
+struct Mask {
+    u32 r[32];
+};
+static inline void zero(Mask& m) { memset(m.r, 0, sizeof m.r); }
+static inline Mask OR(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < N; ++x) m.r[x] = a.r[x] | b.r[x]; return m; }
+static inline Mask AND(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < N; ++x) m.r[x] = a.r[x] & b.r[x]; return m; }
+static inline Mask ANDNOT(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < N; ++x) m.r[x] = a.r[x] & ~b.r[x]; return m; }
+static inline bool ANY(const Mask& a) { u32 o = 0; for (int x = 0; x < N; ++x) o |= a.r[x]; return o != 0; }
+static inline bool MEETS(const Mask& a, const Mask& b) { u32 o = 0; for (int x = 0; x < N; ++x) o |= a.r[x] & b.r[x]; return o != 0; }
+static inline bool EQ(const Mask& a, const Mask& b) { for (int x = 0; x < N; ++x) if (a.r[x] != b.r[x]) return false; return true; }
+static inline int COUNT(const Mask& a) { int c = 0; for (int x = 0; x < N; ++x) c += __builtin_popcount(a.r[x]); return c; }
+static inline bool TEST(const Mask& a, int c) { return (a.r[c >> 5] >> (c & 31)) & 1; }
+static inline void SET(Mask& a, int c) { a.r[c >> 5] |= 1u << (c & 31); }
+static inline void RESET(Mask& a, int c) { a.r[c >> 5] &= ~(1u << (c & 31)); }
+static inline Mask GROW(const Mask& a) {
+    Mask m;
+    for (int x = 0; x < N; ++x) {
+        u32 v = a.r[x] | a.r[x] << 1 | a.r[x] >> 1;
+        if (x) v |= a.r[x - 1];
+        if (x + 1 < N) v |= a.r[x + 1];
+        m.r[x] = v & COLS;
+    }
+    return m;
+}
+static inline int LOWEST(const Mask& a) {
+    for (int x = 0; x < N; ++x) if (a.r[x]) return x * 32 + __builtin_ctz(a.r[x]);
+    return -1;
+}
+static inline u64 HASH(const Mask& a) {
+    u64 h = 0x51ed27u;
+    for (int x = 0; x < N; ++x) h = mix(h ^ ((u64)x << 32 | a.r[x]));
+    return h;
+}
+static inline Mask SINGLE(int c) { Mask m; zero(m); SET(m, c); return m; }
+// Cell c with its side neighbours (as cells).
+static inline int around(int c, int* out) {
+    int k = 0, x = c >> 5, y = c & 31;
+    out[k++] = c;
+    if (x > 0) out[k++] = c - 32;
+    if (x + 1 < N) out[k++] = c + 32;
+    if (y > 0) out[k++] = c - 1;
+    if (y + 1 < N) out[k++] = c + 1;
+    return k;
+}
+template <class F> static inline void each(const Mask& a, F f) {
+    for (int x = 0; x < N; ++x) {
+        u32 w = a.r[x];
+        while (w) { int y = __builtin_ctz(w); w &= w - 1; f(x * 32 + y); }
+    }
+}
+
+// ------------------------------------------------------------------ budget
+struct TooBig {};
+struct Budget {
+    double deadline = 1e18;
+    long nodes = 0, limit = -1;  // limit: give up after this many steps (-1: none)
+    void check() {
+        if ((limit >= 0 && nodes > limit) || cpu() > deadline) throw TooBig();
+    }
+    inline void tick() {
+        ++nodes;
+        if (!(nodes & 127)) check();
+        else if (limit >= 0 && nodes > limit) throw TooBig();
+    }
+};
+static Budget budget;
+
+// ------------------------------------------------------------------ positions
+struct Num { int at, v; };
+struct Part {
+    Mask empty, cells;
+    vector<Num> nums;
+    vector<Mask> zones;
+};
+struct Pos {
+    vector<Part> parts;
+    bool dead = false;
+    int numbers() const { int c = 0; for (auto& p : parts) c += p.nums.size(); return c; }
+};
+
+// Cells within distance v - 1 of `at` walking through `empty` (rows outside the zone are left alone).
+// With `enough`, stops as soon as the zone has v cells (then only its size matters).
+static Mask zoneOf(int at, int v, const Mask& empty, bool enough = false) {
+    Mask z;
+    zero(z);
+    int x0 = at >> 5, lo = x0, hi = x0, count = 1;
+    z.r[x0] = 1u << (at & 31);
+    u32 nr[32];
+    for (int i = 0; i < v - 1; ++i) {
+        if (enough && count >= v) break;
+        int a = max(0, lo - 1), b = min(N - 1, hi + 1);
+        bool changed = false;
+        count = 0;
+        for (int x = a; x <= b; ++x) {
+            u32 w = z.r[x] | z.r[x] << 1 | z.r[x] >> 1;
+            if (x > 0) w |= z.r[x - 1];
+            if (x + 1 < N) w |= z.r[x + 1];
+            w = (w & COLS & empty.r[x]) | z.r[x];
+            nr[x] = w;
+            changed |= w != z.r[x];
+            count += __builtin_popcount(w);
+        }
+        if (!changed) break;
+        for (int x = a; x <= b; ++x) z.r[x] = nr[x];
+        if (z.r[a]) lo = a;
+        if (z.r[b]) hi = b;
+    }
+    return z;
+}
+
+struct Live { Num n; Mask z; };
+
+static vector<Part> makeParts(const Mask& empty, const vector<Live>& live) {
+    struct Group { Mask zones, halo; vector<int> members; };
+    vector<Group> groups;
+    for (int i = 0; i < (int)live.size(); ++i) {
+        Group g{live[i].z, GROW(live[i].z), {i}};
+        vector<Group> kept;
+        for (auto& h : groups) {
+            if (MEETS(h.halo, live[i].z)) {
+                g.zones = OR(g.zones, h.zones);
+                g.halo = OR(g.halo, h.halo);
+                g.members.insert(g.members.end(), h.members.begin(), h.members.end());
+            } else kept.push_back(std::move(h));
+        }
+        kept.push_back(std::move(g));
+        groups.swap(kept);
+    }
+    vector<Part> parts;
+    for (auto& g : groups) {
+        sort(g.members.begin(), g.members.end());
+        Part p;
+        p.cells = g.zones;
+        p.empty = AND(empty, g.zones);
+        for (int i : g.members) { p.nums.push_back(live[i].n); p.zones.push_back(live[i].z); }
+        parts.push_back(std::move(p));
+    }
+    return parts;
+}
+
+static Pos build(const Mask& empty, const vector<Num>& numbers, bool dead) {
+    vector<Live> live;
+    for (auto& n : numbers) {
+        Mask z = zoneOf(n.at, n.v, empty);
+        if (COUNT(z) >= n.v) live.push_back({n, z});
+        else dead = true;
+    }
+    Pos p;
+    p.parts = makeParts(empty, live);
+    p.dead = dead;
+    return p;
+}
+
+// Equal keys, equal games: the part moved to the top-left corner.
+static u64 partKey(const Part& p) {
+    int top = -1, left = 31;
+    for (int x = 0; x < N; ++x) if (p.cells.r[x]) { if (top < 0) top = x; left = min(left, __builtin_ctz(p.cells.r[x])); }
+    u64 h = 0x1234567u;
+    for (int x = top; x < N; ++x) if (p.cells.r[x] || p.empty.r[x]) h = mix(h ^ ((u64)(x - top) << 32 | (p.empty.r[x] >> left)));
+    for (auto& n : p.nums) h = mix(h ^ (0xabcdef00000000ULL + ((u64)((n.at >> 5) - top) << 16 | (u64)((n.at & 31) - left) << 8) * 4096 + n.v));
+    return h | 1;
+}
+
+// ------------------------------------------------------------------ memo (one open-addressing table)
+struct Entry { u64 key; int32_t value; int32_t pad; };
+static const u64 TBITS = 21;
+static Entry* table = nullptr;
+static const u64 TAG_GRUNDY = 0x1111, TAG_WINS = 0x2222, TAG_VALUE = 0x3333;
+// gExact: the exact game (every effect of every number), or the model (candidate regions only).
+static bool gExact = true;
+static inline u64 tkey(u64 k, u64 tag) { u64 h = mix(k ^ mix(tag + (gExact ? 0 : 0x8888))); return h ? h : 1; }
+static bool lookup(u64 k, int& v) {
+    u64 mask = (1ULL << TBITS) - 1;
+    for (u64 i = 0, j = k & mask; i < 8; ++i, j = (j + 1) & mask) {
+        if (table[j].key == k) { v = table[j].value; return true; }
+        if (!table[j].key) return false;
+    }
+    return false;
+}
+static void store(u64 k, int v) {
+    u64 mask = (1ULL << TBITS) - 1;
+    u64 j0 = k & mask;
+    for (u64 i = 0, j = j0; i < 8; ++i, j = (j + 1) & mask) {
+        if (!table[j].key || table[j].key == k) { table[j].key = k; table[j].value = v; return; }
+    }
+    table[(j0 + (mix(k) & 7)) & mask] = Entry{k, v, 0};  // full: replace one
+}
+
+// ------------------------------------------------------------------ moves
+// Numbers of the part that may outlive a move of number k (those beside it die anyway): their zones.
+static Mask othersOf(const Part& p, int k) {
+    Mask beside = GROW(SINGLE(p.nums[k].at)), o;
+    zero(o);
+    for (int i = 0; i < (int)p.nums.size(); ++i)
+        if (i != k && !TEST(beside, p.nums[i].at)) o = OR(o, p.zones[i]);
+    return o;
+}
+
+// chosen plus `left` cells of reach, breadth first.
+static Mask fillFrom(Mask chosen, const Mask& reach, int left) {
+    while (left) {
+        Mask ring = ANDNOT(AND(GROW(chosen), reach), chosen);
+        if (!ANY(ring)) break;
+        for (int x = 0; x < N && left; ++x) {
+            u32 w = ring.r[x];
+            while (w && left) { int y = __builtin_ctz(w); w &= w - 1; chosen.r[x] |= 1u << y; --left; }
+        }
+    }
+    return chosen;
+}
+
+// Redelmeier's enumeration of connected sets of v cells (bit at plus cells of allowed),
+// one per distinct trace on `sensitive` (branches that stay outside it are finished at once).
+struct Enum {
+    const Mask* allowed;
+    const Mask* sensitive;
+    vector<Mask>* out;
+    void finish(Mask chosen, Mask frontier, Mask seen, int left) {
+        while (ANY(frontier)) {
+            budget.tick();
+            Mask avail = OR(frontier, ANDNOT(*allowed, seen));
+            Mask reach = frontier;
+            for (int i = 0; i < left - 1; ++i) {
+                Mask w = OR(reach, AND(GROW(reach), avail));
+                if (EQ(w, reach)) break;
+                reach = w;
+            }
+            if (COUNT(reach) < left) return;
+            if (!MEETS(reach, *sensitive)) { out->push_back(fillFrom(chosen, reach, left)); return; }
+            int c = LOWEST(frontier);
+            RESET(frontier, c);
+            Mask chosen2 = chosen;
+            SET(chosen2, c);
+            if (left == 1) { out->push_back(chosen2); continue; }
+            Mask nw = ANDNOT(AND(GROW(SINGLE(c)), *allowed), seen);
+            finish(chosen2, OR(frontier, nw), OR(seen, nw), left - 1);
+        }
+    }
+};
+
+static void allRegions(int at, int v, const Mask& allowed, const Mask& sensitive, vector<Mask>& out) {
+    Mask start = SINGLE(at);
+    if (v == 1) { out.push_back(start); return; }
+    Mask front = AND(GROW(start), allowed);
+    Enum e{&allowed, &sensitive, &out};
+    e.finish(start, front, OR(start, front), v - 1);
+}
+
+// Grow `chosen` to v cells of allowed, one neighbour at a time, taking the cell whose new
+// surroundings touch the fewest (gentle) or most other numbers, then zone cells; then the most compact.
+static Mask growRegion(Mask chosen, int v, const Mask& allowed, const Mask& others, const Mask& numbers, bool gentle) {
+    Mask foot = GROW(chosen);
+    int sign = gentle ? 1 : -1;
+    int have = COUNT(chosen);
+    int nb[5];
+    while (have < v) {
+        Mask front = ANDNOT(AND(foot, allowed), chosen);
+        long best = LONG_MAX;
+        int bestc = -1;
+        each(front, [&](int c) {
+            int k = around(c, nb), kills = 0, harm = 0, compact = 0;
+            for (int i = 0; i < k; ++i) {
+                int d = nb[i];
+                if (!TEST(foot, d)) { kills += TEST(numbers, d); harm += TEST(others, d); }
+                compact += TEST(chosen, d);
+            }
+            long cost = ((long)(sign * (kills * 16 + harm)) * 8 - compact) * 4096 + c;
+            if (cost < best) { best = cost; bestc = c; }
+        });
+        if (bestc < 0) break;
+        SET(chosen, bestc);
+        int k = around(bestc, nb);
+        for (int i = 0; i < k; ++i) SET(foot, nb[i]);
+        ++have;
+    }
+    return chosen;
+}
+
+// Path (as cells, from layer 1 to `end`) back through BFS layers.
+static vector<int> pathBack(const vector<Mask>& layers, int end) {
+    vector<int> path{end};
+    int cell = end, nb[5];
+    for (int l = (int)layers.size() - 2; l >= 1; --l) {
+        int k = around(cell, nb);
+        for (int i = 1; i < k; ++i) if (TEST(layers[l], nb[i])) { cell = nb[i]; break; }
+        path.push_back(cell);
+    }
+    reverse(path.begin(), path.end());
+    return path;
+}
+
+// Shortest paths of at most v cells from `at` to a cell touching another number (nearest first).
+static void pathsToNumbers(int at, int v, const Mask& allowed, const Mask& numbers, int reach, vector<Mask>& out) {
+    vector<Mask> layers{SINGLE(at)};
+    Mask seen = layers[0];
+    Mask targets = AND(GROW(numbers), allowed);
+    Mask hit = AND(GROW(layers[0]), numbers);
+    int found = 0, nb[5];
+    while ((int)layers.size() < v && found < reach) {
+        Mask ring = ANDNOT(AND(GROW(layers.back()), allowed), seen);
+        if (!ANY(ring)) return;
+        seen = OR(seen, ring);
+        layers.push_back(ring);
+        Mask t = AND(ring, targets);
+        bool stop = false;
+        each(t, [&](int c) {
+            if (stop) return;
+            int k = around(c, nb);
+            bool victim = false;
+            for (int i = 1; i < k; ++i) if (TEST(numbers, nb[i]) && !TEST(hit, nb[i])) { victim = true; SET(hit, nb[i]); }
+            if (victim && found < reach) {
+                ++found;
+                Mask m = layers[0];
+                for (int cell : pathBack(layers, c)) SET(m, cell);
+                out.push_back(m);
+            }
+            if (found >= reach) stop = true;
+        });
+    }
+}
+
+// At most v cells: shortest paths to the nearest untouched number, again and again.
+static Mask sweep(int at, int v, const Mask& allowed, const Mask& numbers) {
+    Mask chosen = SINGLE(at);
+    while (COUNT(chosen) < v) {
+        Mask targets = ANDNOT(AND(GROW(ANDNOT(numbers, GROW(chosen))), allowed), chosen);
+        vector<Mask> layers{chosen};
+        Mask seen = chosen;
+        while (!MEETS(layers.back(), targets)) {
+            Mask ring = ANDNOT(AND(GROW(layers.back()), allowed), seen);
+            if (!ANY(ring)) return chosen;
+            seen = OR(seen, ring);
+            layers.push_back(ring);
+        }
+        if (layers.size() == 1) return chosen;
+        int end = LOWEST(AND(layers.back(), targets));
+        vector<int> path = pathBack(layers, end);
+        int room = v - COUNT(chosen);
+        for (int i = 0; i < (int)path.size() && i < room; ++i) SET(chosen, path[i]);
+    }
+    return chosen;
+}
+
+#include <unordered_map>
+static unordered_map<u64, vector<Mask>> candCache;
+
+// A few regions of number k that differ in what they do to the other numbers.
+static void candidates(const Part& p, int k, vector<Mask>& out, int reach = 4) {
+    int at = p.nums[k].at, v = p.nums[k].v;
+    Mask allowed = AND(p.zones[k], p.empty), others, numbers;
+    zero(others);
+    zero(numbers);
+    for (int i = 0; i < (int)p.nums.size(); ++i)
+        if (i != k) { others = OR(others, p.zones[i]); SET(numbers, p.nums[i].at); }
+    // They depend only on what lies within one step of the number's free cells: remembered.
+    Mask near = GROW(OR(allowed, SINGLE(at)));
+    u64 key = mix(mix(HASH(allowed) ^ (u64)at << 40 ^ (u64)v << 52 ^ (u64)reach << 58) ^ HASH(AND(others, near))) ^ mix(HASH(AND(numbers, near)) + 1);
+    auto it = candCache.find(key);
+    if (it != candCache.end()) { out.insert(out.end(), it->second.begin(), it->second.end()); return; }
+    size_t from = out.size();
+    out.push_back(growRegion(SINGLE(at), v, allowed, others, numbers, true));
+    out.push_back(growRegion(SINGLE(at), v, allowed, others, numbers, false));
+    out.push_back(growRegion(sweep(at, v, allowed, numbers), v, allowed, others, numbers, false));
+    vector<Mask> paths;
+    pathsToNumbers(at, v, allowed, numbers, reach, paths);
+    for (auto& m : paths) out.push_back(growRegion(m, v, allowed, others, numbers, true));
+    if (candCache.size() > 200000) candCache.clear();
+    candCache.emplace(key, vector<Mask>(out.begin() + from, out.end()));
+}
+
+// The moves of number k to consider, one per distinct effect on the others: candidates
+// first, then (exact) every other effect.
+static void movesOf(const Part& p, int k, bool exact, vector<Mask>& out) {
+    Mask others = othersOf(p, k);
+    unordered_set<u64> seen;
+    budget.check();
+    vector<Mask> cand;
+    candidates(p, k, cand);
+    for (auto& r : cand) {
+        if (COUNT(r) != p.nums[k].v) continue;  // (never: the number is live)
+        if (seen.insert(HASH(AND(GROW(r), others))).second) out.push_back(r);
+    }
+    if (!exact) return;
+    vector<Mask> all;
+    Mask sensitive = GROW(others);
+    allRegions(p.nums[k].at, p.nums[k].v, AND(p.zones[k], p.empty), sensitive, all);
+    for (auto& r : all)
+        if (seen.insert(HASH(AND(GROW(r), others))).second) out.push_back(r);
+}
+
+static void afterPart(const Part& p, int k, const Mask& region, vector<Part>& parts, bool& dead) {
+    Mask gone = GROW(region);
+    Mask empty = ANDNOT(p.empty, gone);
+    vector<Live> live;
+    for (int i = 0; i < (int)p.nums.size(); ++i) {
+        if (i == k) continue;
+        const Num& n = p.nums[i];
+        if (TEST(gone, n.at)) { dead = true; continue; }
+        Mask z = p.zones[i];
+        if (MEETS(z, gone)) {
+            z = zoneOf(n.at, n.v, empty);
+            if (COUNT(z) < n.v) { dead = true; continue; }
+        }
+        live.push_back({n, z});
+    }
+    vector<Part> inner = makeParts(empty, live);
+    for (auto& q : inner) parts.push_back(std::move(q));
+}
+
+static Pos afterMove(const Pos& pos, int i, int k, const Mask& region) {
+    Pos r;
+    r.dead = pos.dead;
+    for (int j = 0; j < (int)pos.parts.size(); ++j)
+        if (j != i) r.parts.push_back(pos.parts[j]);
+        else afterPart(pos.parts[j], k, region, r.parts, r.dead);
+    return r;
+}
+
+// ------------------------------------------------------------------ exact solver
+enum { LOSS = -1, DRAW = 0, WIN = 1 };
+
+static int grundyOf(const Part& p);
+static int xorOf(const vector<Part>& parts) {
+    int t = 0;
+    for (auto& p : parts) t ^= grundyOf(p);
+    return t;
+}
+
+static int grundyOf(const Part& p) {
+    int count = p.nums.size();
+    if (count == 1) return 1;
+    u64 key = tkey(partKey(p), TAG_GRUNDY);
+    int found;
+    if (lookup(key, found)) return found;
+    budget.tick();
+    vector<char> options(count + 2, 0);
+    int have = 0;
+    bool full = false;
+    for (int k = 0; k < count && !full; ++k) {
+        vector<Mask> moves;
+        movesOf(p, k, gExact, moves);
+        for (auto& r : moves) {
+            vector<Part> parts;
+            bool dead = false;
+            afterPart(p, k, r, parts, dead);
+            int g = xorOf(parts);
+            if (g <= count && !options[g]) { options[g] = 1; ++have; }
+            if (have == count && options[count - 1]) { full = true; break; }
+        }
+    }
+    int m = 0;
+    while (options[m]) ++m;
+    store(key, m);
+    return m;
+}
+
+static bool known(const Part& p) {
+    int v;
+    return lookup(tkey(partKey(p), TAG_GRUNDY), v);
+}
+
+// Whether the player to move wins the parts plus a Nim heap (no draws).
+static bool wins(vector<Part> parts, int heap) {
+    vector<Part*> big;
+    for (auto& p : parts) {
+        if (p.nums.size() <= 2 || known(p)) heap ^= grundyOf(p);
+        else big.push_back(&p);
+    }
+    if (big.empty()) return heap != 0;
+    sort(big.begin(), big.end(), [](Part* a, Part* b) { return a->nums.size() < b->nums.size(); });
+    for (size_t i = 0; i + 1 < big.size(); ++i) heap ^= grundyOf(*big[i]);
+    const Part& p = *big.back();
+    u64 pk = partKey(p);
+    u64 key = tkey(pk ^ mix(heap + 77), TAG_WINS);
+    int f;
+    if (lookup(key, f)) return f;
+    budget.tick();
+    bool found = false;
+    for (int smaller = 0; smaller < heap && !found; ++smaller)
+        if (!wins(vector<Part>{p}, smaller)) found = true;
+    for (int k = 0; k < (int)p.nums.size() && !found; ++k) {
+        vector<Mask> moves;
+        movesOf(p, k, gExact, moves);
+        for (auto& r : moves) {
+            vector<Part> after;
+            bool dead = false;
+            afterPart(p, k, r, after, dead);
+            if (!wins(after, heap)) { found = true; break; }
+        }
+    }
+    if (!found) store(tkey(pk, TAG_GRUNDY), heap);
+    store(key, found);
+    return found;
+}
+
+static u64 posKey(const Pos& pos) {
+    vector<u64> keys;
+    for (auto& p : pos.parts) keys.push_back(partKey(p));
+    sort(keys.begin(), keys.end());
+    u64 h = 0x77;
+    for (u64 k : keys) h = mix(h ^ k);
+    return tkey(h, TAG_VALUE);
+}
+
+static int valueOf(const Pos& pos) {
+    if (pos.dead) return wins(pos.parts, 0) ? WIN : LOSS;
+    if (pos.parts.empty()) return DRAW;
+    u64 key = posKey(pos);
+    int found;
+    if (lookup(key, found)) return found;
+    budget.tick();
+    found = LOSS;
+    for (int i = 0; i < (int)pos.parts.size() && found != WIN; ++i)
+        for (int k = 0; k < (int)pos.parts[i].nums.size() && found != WIN; ++k) {
+            vector<Mask> moves;
+            movesOf(pos.parts[i], k, gExact, moves);
+            for (auto& r : moves) {
+                found = max(found, -valueOf(afterMove(pos, i, k, r)));
+                if (found == WIN) break;
+            }
+        }
+    store(key, found);
+    return found;
+}
+
+// (value, a best move) for the player to move; no move when every move loses (or none exists).
+static int bestOf(const Pos& pos, Mask& move, bool& has) {
+    has = false;
+    if (pos.parts.empty()) return pos.dead ? LOSS : DRAW;
+    int best = LOSS;
+    for (int i = 0; i < (int)pos.parts.size(); ++i)
+        for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) {
+            vector<Mask> moves;
+            movesOf(pos.parts[i], k, gExact, moves);
+            for (auto& r : moves) {
+                Pos child = afterMove(pos, i, k, r);
+                int v = child.dead ? (wins(child.parts, 0) ? LOSS : WIN) : -valueOf(child);
+                if (!has || v > best) {
+                    best = v;
+                    if (v != LOSS || !pos.dead) { move = r; has = true; }
+                    if (best == WIN) return WIN;
+                }
+            }
+        }
+    return best;
+}
+
+// ------------------------------------------------------------------ board (any size)
+struct Board {
+    int n = 0, S = 0;          // stride S: index x * S + y
+    vector<int> cell;          // -1 painted, 0 empty, else the number
+};
+
+static bool parseBoard(istream& in, Board& b) {
+    int n;
+    if (!(in >> n) || n <= 0 || n > 4096) return false;
+    b.n = n;
+    b.S = n <= 31 ? 32 : n + 1;
+    b.cell.assign((size_t)n * b.S, -1);
+    for (int x = 0; x < n; ++x)
+        for (int y = 0; y < n; ++y) {
+            string t;
+            if (!(in >> t)) return false;
+            int v = t == "#" ? 0 : t == "B" ? -1 : atoi(t.c_str());
+            b.cell[x * b.S + y] = v;
+        }
+    return true;
+}
+
+// Fast state for playouts: cells, blocked (painted or beside painted), numbers.
+struct Play {
+    int n, S;
+    vector<int> cell;
+    vector<uint8_t> blocked;
+    vector<int> nums;       // cells of unpainted numbers that are not known dead
+    bool dead = false;      // some unpainted number can never be painted
+    vector<int> stamp;
+    int tick = 0;
+    vector<int> q;
+    void init(const Board& b) {
+        n = b.n; S = b.S; cell = b.cell;
+        blocked.assign(cell.size(), 0);
+        stamp.assign(cell.size(), 0);
+        for (int x = 0; x < n; ++x)
+            for (int y = 0; y < n; ++y) {
+                int c = x * S + y;
+                if (cell[c] == -1) { blocked[c] = 1; nbr(c, [&](int d) { blocked[d] = 1; }); }
+            }
+        nums.clear();
+        dead = false;
+        for (int x = 0; x < n; ++x)
+            for (int y = 0; y < n; ++y) {
+                int c = x * S + y;
+                if (cell[c] > 0) {
+                    if (blocked[c]) dead = true;
+                    else nums.push_back(c);
+                }
+            }
+    }
+    template <class F> inline void nbr(int c, F f) const {
+        int x = c / S, y = c % S;
+        if (x > 0) f(c - S);
+        if (x + 1 < n) f(c + S);
+        if (y > 0) f(c - 1);
+        if (y + 1 < n) f(c + 1);
+    }
+    inline bool freeEmpty(int c) const { return cell[c] == 0 && !blocked[c]; }
+    // Can the number at c be painted (v cells reachable through free empty cells)?
+    bool alive(int c) {
+        if (blocked[c] || cell[c] <= 0) return false;
+        int v = cell[c];
+        ++tick;
+        q.clear();
+        q.push_back(c);
+        stamp[c] = tick;
+        for (size_t h = 0; h < q.size(); ++h) {
+            if ((int)q.size() >= v) return true;
+            nbr(q[h], [&](int d) { if (stamp[d] != tick && freeEmpty(d)) { stamp[d] = tick; q.push_back(d); } });
+        }
+        return (int)q.size() >= v;
+    }
+    // Drop dead numbers; returns how many are live.
+    // Only numbers that the last region can reach are looked at again (bx0 < 0: all of them).
+    bool all = true;
+    int bx0 = INT_MAX, bx1 = -1, by0 = INT_MAX, by1 = -1;
+    int prune() {
+        int k = 0;
+        for (int c : nums) {
+            if (!all) {
+                int x = c / S, y = c % S, v = cell[c];
+                int dx = x < bx0 ? bx0 - x : x > bx1 ? x - bx1 : 0;
+                int dy = y < by0 ? by0 - y : y > by1 ? y - by1 : 0;
+                if (dx + dy > v) { nums[k++] = c; continue; }
+            }
+            if (alive(c)) nums[k++] = c;
+            else dead = true;
+        }
+        all = false;  // nothing painted since: nothing to look at
+        bx0 = by0 = INT_MAX;
+        bx1 = by1 = -1;
+        nums.resize(k);
+        return k;
+    }
+    // A random region for the live number at c.
+    void randomRegion(int c, vector<int>& region) {
+        int v = cell[c];
+        ++tick;
+        region.clear();
+        region.push_back(c);
+        stamp[c] = tick;
+        q.clear();
+        nbr(c, [&](int d) { if (freeEmpty(d) && stamp[d] != tick) { stamp[d] = tick; q.push_back(d); } });
+        while ((int)region.size() < v && !q.empty()) {
+            int i = rng.below(q.size());
+            int d = q[i];
+            q[i] = q.back();
+            q.pop_back();
+            region.push_back(d);
+            nbr(d, [&](int e) { if (freeEmpty(e) && stamp[e] != tick) { stamp[e] = tick; q.push_back(e); } });
+        }
+    }
+    void paint(const vector<int>& region) {
+        for (int c : region) {
+            int x = c / S, y = c % S;
+            bx0 = min(bx0, x - 1); bx1 = max(bx1, x + 1); by0 = min(by0, y - 1); by1 = max(by1, y + 1);
+            cell[c] = -1;
+            blocked[c] = 1;
+            nbr(c, [&](int d) { blocked[d] = 1; });
+        }
+        // numbers painted are removed; those blocked or starved die at the next prune
+        int k = 0;
+        for (int c : nums) if (cell[c] > 0) nums[k++] = c;
+        nums.resize(k);
+    }
+};
+
+// A legal region for the number at c, or empty (a breadth-first walk).
+static bool legalCheck(const Board& b, const vector<int>& region) {
+    if (region.empty()) return false;
+    int numbers = 0, v = 0;
+    vector<char> in(b.cell.size(), 0);
+    int n = b.n, S = b.S;
+    auto nb = [&](int c, auto f) {
+        int x = c / S, y = c % S;
+        if (x > 0) f(c - S);
+        if (x + 1 < n) f(c + S);
+        if (y > 0) f(c - 1);
+        if (y + 1 < n) f(c + 1);
+    };
+    for (int c : region) {
+        if (c < 0 || c >= (int)b.cell.size() || c % S >= n || in[c]) return false;
+        in[c] = 1;
+        if (b.cell[c] == -1) return false;
+        if (b.cell[c] > 0) { ++numbers; v = b.cell[c]; }
+        bool touch = false;
+        nb(c, [&](int d) { if (b.cell[d] == -1) touch = true; });
+        if (touch) return false;
+    }
+    if (numbers != 1 || (int)region.size() != v) return false;
+    vector<int> st{region[0]};
+    vector<char> seen(b.cell.size(), 0);
+    seen[region[0]] = 1;
+    size_t got = 1;
+    while (!st.empty()) {
+        int c = st.back();
+        st.pop_back();
+        nb(c, [&](int d) { if (in[d] && !seen[d]) { seen[d] = 1; ++got; st.push_back(d); } });
+    }
+    return got == region.size();
+}
+
+// ------------------------------------------------------------------ Monte Carlo tree search
+struct Node {
+    int parent = -1;
+    int first = -1, count = 0;      // children, contiguous
+    int moveOff = 0, moveLen = 0;   // the move into this node (cells in the pool)
+    int visits = 0;
+    float wins = 0;                 // for the player who made the move into this node
+    float prior = 0;
+    int8_t proven = 2;              // value for the player to move here (WIN/DRAW/LOSS), 2: unknown
+    bool expanded = false;
+};
+static vector<Node> nodes;
+static vector<uint16_t> pool;
+static const size_t MAX_NODES = 1500000, MAX_POOL = 30000000;
+
+static Pos posOfPlay(const Play& pl) {
+    Mask painted, empty;
+    zero(painted);
+    zero(empty);
+    vector<Num> numbers;
+    bool dead = pl.dead;
+    for (int x = 0; x < N; ++x)
+        for (int y = 0; y < N; ++y) {
+            int c = x * 32 + y, v = pl.cell[c];
+            if (v == -1) SET(painted, c);
+            else if (v == 0) SET(empty, c);
+        }
+    Mask blocked = GROW(painted);
+    for (int c : pl.nums) numbers.push_back({c, pl.cell[c]});
+    // numbers of the board not in nums are dead (pl.dead says so)
+    return build(ANDNOT(empty, blocked), numbers, dead);
+}
+
+// Candidate moves of a position, best-looking first (prior: a parity heuristic).
+struct Cand { Mask region; float prior; int i, k; long long rank; };
+// The parity heuristic: a win at once; else leave the opponent an even number of paintable
+// numbers (as if each were one move), fewest first; a draw only as a last resort; then the most
+// damage to the other numbers' zones.  Smallest rank first.
+static void rankedMoves(const Pos& pos, vector<Cand>& out) {
+    int total = pos.numbers();
+    bool saved = gExact;
+    gExact = false;
+    for (int i = 0; i < (int)pos.parts.size(); ++i) {
+        const Part& p = pos.parts[i];
+        for (int k = 0; k < (int)p.nums.size(); ++k) {
+            vector<Mask> moves;
+            movesOf(p, k, false, moves);
+            for (auto& r : moves) {
+                Mask gone = GROW(r);
+                Mask empty = ANDNOT(p.empty, gone);
+                int live = 0;
+                bool died = false;
+                for (int j = 0; j < (int)p.nums.size(); ++j) {
+                    if (j == k) continue;
+                    const Num& n = p.nums[j];
+                    if (TEST(gone, n.at)) { died = true; continue; }
+                    if (MEETS(p.zones[j], gone) && COUNT(zoneOf(n.at, n.v, empty, true)) < n.v) { died = true; continue; }
+                    ++live;
+                }
+                int left = total - (int)p.nums.size() + live;
+                bool won = left == 0 && (died || pos.dead);
+                bool drawn = left == 0 && !(died || pos.dead);
+                int damage = COUNT(AND(gone, p.cells));
+                long long rank = ((long long)!won << 42) | ((long long)drawn << 41) | ((long long)(left & 1) << 40) |
+                                 ((long long)left << 16) | (0xffff - damage);
+                float prior = won ? 1.0f : drawn ? 0.3f : (left % 2 == 0 ? 0.6f : 0.4f);
+                out.push_back({r, prior, i, k, rank});
+            }
+        }
+    }
+    gExact = saved;
+    stable_sort(out.begin(), out.end(), [](const Cand& a, const Cand& b) { return a.rank < b.rank; });
+}
+
+// Random playout from pl; the winner relative to the player to move at the start: 1 win, 0.5 draw, 0 loss.
+static float playout(Play& pl) {
+    vector<int> region;
+    int side = 0;  // 0: the player to move at the start
+    while (true) {
+        int live = pl.prune();
+        if (live == 0) {
+            if (!pl.dead) return 0.5f;
+            return side == 0 ? 0.0f : 1.0f;  // the player to move loses
+        }
+        int c = pl.nums[rng.below(live)];
+        pl.randomRegion(c, region);
+        pl.paint(region);
+        side ^= 1;
+    }
+}
+
+static int exactLimit = 4000;
+static int EXPAND_AT = 4;  // a node gets children at this many visits (before: playouts from it)
+
+// Expand node (whose position is pl): children for the candidate moves; try the exact search.
+static void expand(int id, Play& pl) {
+    Node& nd = nodes[id];
+    nd.expanded = true;
+    int live = pl.prune();
+    if (live == 0) {
+        nodes[id].proven = pl.dead ? LOSS : DRAW;
+        return;
+    }
+    Pos pos = posOfPlay(pl);
+    if (pos.numbers() <= 40) {
+        Budget saved = budget;
+        budget.limit = budget.nodes + exactLimit;
+        try {
+            int v = valueOf(pos);
+            nodes[id].proven = v;
+        } catch (TooBig&) {
+        }
+        long used = budget.nodes;
+        budget = saved;
+        budget.nodes = used;
+        if (nodes[id].proven != 2) return;
+    }
+    vector<Cand> cands;
+    rankedMoves(pos, cands);
+    if (nodes.size() + cands.size() > MAX_NODES || pool.size() + cands.size() * 20 > MAX_POOL) return;
+    int first = nodes.size();
+    for (auto& cd : cands) {
+        Node ch;
+        ch.parent = id;
+        ch.moveOff = pool.size();
+        each(cd.region, [&](int c) { pool.push_back(c); });
+        ch.moveLen = pool.size() - ch.moveOff;
+        ch.prior = cd.prior;
+        nodes.push_back(ch);
+    }
+    nodes[id].first = first;
+    nodes[id].count = cands.size();
+}
+
+static void applyNode(Play& pl, int id, vector<int>& region) {
+    region.clear();
+    for (int i = 0; i < nodes[id].moveLen; ++i) region.push_back(pool[nodes[id].moveOff + i]);
+    pl.paint(region);
+}
+
+static float score(const Node& n) {  // the value for the player who moved into n (proven or estimated)
+    if (n.proven == LOSS) return 1.0f;
+    if (n.proven == WIN) return 0.0f;
+    if (n.proven == DRAW) return 0.5f;
+    return n.visits ? n.wins / n.visits : n.prior;
+}
+
+static int select(int id) {
+    Node& nd = nodes[id];
+    // progressive widening: the best-ranked children first
+    int width = min(nd.count, 4 + (int)(2.0 * sqrt((double)nd.visits)));
+    double logv = log((double)nd.visits + 1);
+    int best = -1;
+    double bestv = -1e9;
+    for (int i = 0; i < width; ++i) {
+        int c = nd.first + i;
+        const Node& ch = nodes[c];
+        if (ch.proven == LOSS) return c;  // a win for us
+        double v;
+        if (ch.proven == WIN) v = -1;  // lost for us
+        else if (ch.visits == 0) v = 10 + ch.prior;
+        else v = ch.wins / ch.visits + 0.5 * sqrt(logv / ch.visits) + 0.5 * ch.prior / (1 + ch.visits);
+        if (v > bestv) { bestv = v; best = c; }
+    }
+    return best;
+}
+
+static int mcts(const Board& root, double deadline, int& iterations) {
+    nodes.clear();
+    pool.clear();
+    nodes.reserve(1 << 16);
+    nodes.push_back(Node());
+    Play base;
+    base.init(root);
+    vector<int> region;
+    iterations = 0;
+    while (true) {
+        if ((iterations & 7) == 0 && cpu() > deadline) break;
+        ++iterations;
+        Play pl = base;
+        int id = 0;
+        // descend
+        while (nodes[id].expanded && nodes[id].proven == 2 && nodes[id].count > 0) {
+            int c = select(id);
+            applyNode(pl, c, region);
+            id = c;
+        }
+        float result;  // for the player to move at node id
+        Node& nd = nodes[id];
+        if (nd.proven != 2) {
+            result = nd.proven == WIN ? 1.0f : nd.proven == LOSS ? 0.0f : 0.5f;
+        } else if (!nd.expanded && (nd.visits >= EXPAND_AT || id == 0)) {
+            Play copy = pl;
+            try {
+                expand(id, copy);
+            } catch (TooBig&) {
+                break;  // out of time while expanding
+            }
+            Node& n2 = nodes[id];
+            if (n2.proven != 2) result = n2.proven == WIN ? 1.0f : n2.proven == LOSS ? 0.0f : 0.5f;
+            else result = playout(pl);
+        } else {
+            result = playout(pl);
+        }
+        // back up; a node with a child lost for its mover is won
+        for (int x = id; x >= 0; x = nodes[x].parent) {
+            Node& n = nodes[x];
+            n.visits++;
+            n.wins += 1.0f - result;  // for the player who moved into x
+            result = 1.0f - result;
+            int p = n.parent;
+            if (p >= 0 && n.proven == LOSS && nodes[p].proven == 2) nodes[p].proven = WIN;
+        }
+        if (nodes[0].proven == WIN) break;
+    }
+    const Node& r = nodes[0];
+    if (r.count == 0) return -1;
+    int best = -1;
+    double bestv = -1;
+    for (int i = 0; i < r.count; ++i) {
+        const Node& ch = nodes[r.first + i];
+        double v;
+        if (ch.proven == LOSS) v = 1e12;
+        else if (ch.proven == WIN) v = -1 + ch.visits * 1e-9;
+        else if (ch.proven == DRAW) v = ch.visits * 0.5 + 0.1;
+        else v = ch.visits + score(ch) * 0.01;
+        if (v > bestv) { bestv = v; best = r.first + i; }
+    }
+    return best;
+}
+
+// ------------------------------------------------------------------ memory file
+static const char* MEMORY = "strong.memory";
+static const u64 MAGIC = 0x5354524f4e470002ULL;  // "STRONG" v2
+static const size_t SAVE_MAX = 400000;
+
+static void loadMemory() {
+    FILE* f = fopen(MEMORY, "rb");
+    if (!f) return;
+    u64 head[2];
+    if (fread(head, sizeof head, 1, f) == 1 && head[0] == MAGIC && head[1] <= SAVE_MAX) {
+        vector<Entry> e(head[1]);
+        if (fread(e.data(), sizeof(Entry), e.size(), f) == e.size())
+            for (auto& x : e) if (x.key) store(x.key, x.value);
+    }
+    fclose(f);
+}
+
+static void saveMemory() {
+    vector<Entry> e;
+    for (u64 i = 0; i < (1ULL << TBITS) && e.size() < SAVE_MAX; ++i)
+        if (table[i].key) e.push_back(table[i]);
+    FILE* f = fopen("strong.memory.tmp", "wb");
+    if (!f) return;
+    u64 head[2] = {MAGIC, e.size()};
+    bool ok = fwrite(head, sizeof head, 1, f) == 1 && fwrite(e.data(), sizeof(Entry), e.size(), f) == e.size();
+    ok = fclose(f) == 0 && ok;
+    if (ok) rename("strong.memory.tmp", MEMORY);
+    else remove("strong.memory.tmp");
+}
+
+// ------------------------------------------------------------------ the move
+static void maskCells(const Mask& m, vector<int>& out, int S) {
+    out.clear();
+    each(m, [&](int c) { out.push_back((c >> 5) * S + (c & 31)); });
+}
+
+// Any legal move (the first live number, a breadth-first region), or empty.
+static void fallback(const Board& b, vector<int>& region) {
+    Play pl;
+    pl.init(b);
+    region.clear();
+    if (pl.prune() == 0) return;
+    int c = pl.nums[0];
+    pl.alive(c);  // q holds a breadth-first walk from c
+    region.assign(pl.q.begin(), pl.q.begin() + min((size_t)pl.cell[c], pl.q.size()));
+}
+
+static void writeMove(const Board& b, const vector<int>& region) {
+    string s = to_string(region.size()) + "\n";
+    for (int c : region) s += to_string(c / b.S) + " " + to_string(c % b.S) + "\n";
+    FILE* f = fopen("game.out", "w");
+    if (!f) return;
+    fputs(s.c_str(), f);
+    fclose(f);
+}
+
+static Pos rootPos(const Board& b) {
+    Mask painted, empty;
+    zero(painted);
+    zero(empty);
+    vector<Num> numbers;
+    for (int x = 0; x < N; ++x)
+        for (int y = 0; y < N; ++y) {
+            int c = x * 32 + y, v = b.cell[c];
+            if (v == -1) SET(painted, c);
+            else if (v == 0) SET(empty, c);
+            else numbers.push_back({c, v});
+        }
+    Mask blocked = GROW(painted);
+    vector<Num> freeNums;
+    bool dead = false;
+    for (auto& n : numbers) {
+        if (TEST(blocked, n.at)) dead = true;
+        else freeNums.push_back(n);
+    }
+    return build(ANDNOT(empty, blocked), freeNums, dead);
+}
+
+static const char* NAMES[3] = {"loss", "draw", "win"};
+
+static int solveMode(double seconds) {
+    Board b;
+    stringstream ss;
+    ss << cin.rdbuf();
+    if (!parseBoard(ss, b)) { printf("error: not a board\n"); return 2; }
+    if (b.n > 31) { printf("value: unknown (boards above 31x31 are not supported by the fast solver)\n"); return 1; }
+    N = b.n;
+    COLS = (u32)((1ULL << N) - 1);
+    table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
+    double start = cpu();
+    budget.deadline = start + seconds;
+    Pos pos = rootPos(b);
+    Mask move;
+    bool has = false;
+    int value;
+    try {
+        value = bestOf(pos, move, has);
+    } catch (TooBig&) {
+        printf("value: unknown (too big to solve within %g s: gave up after %ld search steps; %d paintable numbers)\n",
+               seconds, budget.nodes, pos.numbers());
+        return 1;
+    }
+    printf("value: %s (for the player to move)\n", NAMES[value + 1]);
+    if (has) {
+        vector<int> cells;
+        maskCells(move, cells, b.S);
+        printf("best move:");
+        for (size_t i = 0; i < cells.size(); ++i) printf("%s(%d, %d)", i ? " " : " ", cells[i] / b.S, cells[i] % b.S);
+        printf("\ngame.out:\n%zu\n", cells.size());
+        for (int c : cells) printf("%d %d\n", c / b.S, c % b.S);
+    } else if (pos.parts.empty()) {
+        printf("best move: none (the game is over: %s)\n",
+               pos.dead ? "the player to move cannot move" : "every number is painted");
+    } else {
+        printf("best move: none (every move loses against best play)\n");
+    }
+    printf("searched %ld steps in %.2f s\n", budget.nodes, cpu() - start);
+    return 0;
+}
+
+// The move, by DEADLINE: see the head of this file and README.md.
+static const char* decide(const Board& b, vector<int>& region, bool verbose) {
+    double start = cpu();
+    Pos pos = rootPos(b);
+    if (pos.parts.empty()) return "no move";
+    // 1. the candidates, ranked by the parity heuristic
+    vector<Cand> ranked;
+    rankedMoves(pos, ranked);
+    if (ranked.empty()) return "no candidate";
+    maskCells(ranked[0].region, region, b.S);
+    const char* how = "parity";
+    // 2. a short exact search
+    double now = cpu();
+    budget.deadline = now + 0.15 * (DEADLINE - now);
+    bool lost = false;
+    try {
+        Mask move;
+        bool has = false;
+        int value = bestOf(pos, move, has);
+        if (has && value != LOSS) { maskCells(move, region, b.S); return value == WIN ? "exact win" : "exact draw"; }
+        lost = value == LOSS;
+    } catch (TooBig&) {
+    }
+    // 3. the first ranked move after which the opponent loses in the model (candidate regions
+    //    only), unless the exact search refutes it
+    if (!lost && MODEL) {
+        double modelEnd = USE_MCTS ? cpu() + MODEL_SHARE * (DEADLINE - cpu()) : DEADLINE;
+        budget.deadline = modelEnd;
+        try {
+            for (auto& c : ranked) {
+                Pos child = afterMove(pos, c.i, c.k, c.region);
+                gExact = false;
+                int v = valueOf(child);
+                gExact = true;
+                if (v != LOSS) continue;
+                double t = cpu();
+                budget.deadline = t + 0.4 * (modelEnd - t);
+                bool refuted = false;
+                try {
+                    refuted = valueOf(child) != LOSS;
+                } catch (TooBig&) {
+                }
+                budget.deadline = modelEnd;
+                if (refuted) continue;
+                maskCells(c.region, region, b.S);
+                return "model win";
+            }
+        } catch (TooBig&) {
+            gExact = true;
+        }
+        gExact = true;
+    }
+    // 4. the rest of the time: Monte Carlo tree search (in a lost position too: practical chances)
+    if (USE_MCTS && cpu() < DEADLINE - 0.05) {
+        budget.deadline = DEADLINE;
+        int iterations = 0;
+        int c = mcts(b, DEADLINE, iterations);
+        if (verbose) fprintf(stderr, "mcts: %d iterations, %zu nodes\n", iterations, nodes.size());
+        if (c >= 0) {
+            region.clear();
+            for (int i = 0; i < nodes[c].moveLen; ++i) {
+                int m = pool[nodes[c].moveOff + i];
+                region.push_back((m >> 5) * b.S + (m & 31));
+            }
+            how = nodes[0].proven == WIN ? "mcts proven win" : "mcts";
+        }
+    } else if (!lost) {
+        budget.deadline = DEADLINE;  // (Python's way) the exact search again
+        try {
+            Mask move;
+            bool has = false;
+            int value = bestOf(pos, move, has);
+            if (has && value != LOSS) { maskCells(move, region, b.S); return value == WIN ? "exact win" : "exact draw"; }
+        } catch (TooBig&) {
+        }
+    }
+    (void)start;
+    return how;
+}
+
+int main(int argc, char** argv) {
+    if (argc >= 3 && string(argv[1]) == "--solve") return solveMode(atof(argv[2]));
+    if (const char* d = getenv("STRONG_DEADLINE")) DEADLINE = atof(d);
+    if (const char* d = getenv("STRONG_MCTS")) USE_MCTS = atoi(d);
+    if (const char* d = getenv("STRONG_MODEL")) MODEL = atoi(d);
+    bool verbose = getenv("STRONG_VERBOSE") != nullptr;
+    Board b;
+    {
+        ifstream in("game.in");
+        if (!parseBoard(in, b)) return 1;
+    }
+    vector<int> region;
+    const char* how = "fallback";
+    if (b.n <= 31) {
+        N = b.n;
+        COLS = (u32)((1ULL << N) - 1);
+        table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
+        if (table) {
+            loadMemory();
+            try {
+                how = decide(b, region, verbose);
+            } catch (TooBig&) {
+            } catch (std::bad_alloc&) {
+            }
+        }
+    }
+    if (!legalCheck(b, region)) fallback(b, region);
+    writeMove(b, region);
+    if (verbose) fprintf(stderr, "%s, cpu %.3f\n", how, cpu());
+    if (table) saveMemory();
+    return 0;
+}
