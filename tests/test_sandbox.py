@@ -67,7 +67,7 @@ def test_a_bot_can_reach_nothing_outside_its_sandbox(sandbox, tmp_path):
     port = listener.getsockname()[1]
     site = Path(next(p for p in sys.path if p.endswith("site-packages")))
     targets = [
-        f"read {opponent}", f"read {opponent / 'secret.txt'}", f"read {REPO / 'bots'}", f"read {REPO / 'bots' / 'strong.py'}",
+        f"read {opponent}", f"read {opponent / 'secret.txt'}", f"read {REPO / 'bots'}", f"read {REPO / 'bots' / 'search.py'}",
         f"read {results}", *home_targets(sandbox), "read /etc/passwd", f"read {REPO / 'tests' / 'test_sandbox.py'}",
         f"write {games}", f"write {REPO / 'referees' / 'paint.py'}", f"create {site / 'zz-forge.pth'}",
         f"create {REPO / 'arena' / 'forged.py'}", f"create {REPO / 'referees' / 'forged.py'}", f"create {VENV / 'forged'}",

@@ -36,7 +36,7 @@ from referees.paint import parse_board
 #: CPU seconds, counted from the start of the process, by which the move is chosen.
 DEADLINE = 0.72
 #: Where the bot keeps what it learnt between its moves of one game.
-MEMORY = Path("strong.memory")
+MEMORY = Path("search.memory")
 
 
 def main() -> None:
