@@ -22,6 +22,7 @@
 #endif
 #include <algorithm>
 #include <climits>
+#include <csignal>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -1012,29 +1013,41 @@ static int mcts(const Board& root, double deadline, int& iterations) {
 
 // ------------------------------------------------------------------ memory file
 static const char* MEMORY = "strong.memory";
-static const u64 MAGIC = 0x5354524f4e470002ULL;  // "STRONG" v2
-static const size_t SAVE_MAX = 400000;
+static const u64 MAGIC = 0x5354524f4e470003ULL;  // "STRONG" v3
+// The arena lets no file grow over 1 MiB: at most SAVE_MAX entries of 9 bytes.
+static const size_t SAVE_MAX = 100000;
 
 static void loadMemory() {
     FILE* f = fopen(MEMORY, "rb");
     if (!f) return;
     u64 head[2];
     if (fread(head, sizeof head, 1, f) == 1 && head[0] == MAGIC && head[1] <= SAVE_MAX) {
-        vector<Entry> e(head[1]);
-        if (fread(e.data(), sizeof(Entry), e.size(), f) == e.size())
-            for (auto& x : e) if (x.key) store(x.key, x.value);
+        vector<unsigned char> raw(head[1] * 9);
+        if (fread(raw.data(), 1, raw.size(), f) == raw.size())
+            for (size_t i = 0; i < head[1]; ++i) {
+                u64 k;
+                memcpy(&k, &raw[i * 9], 8);
+                if (k) store(k, (int)raw[i * 9 + 8] - 1);
+            }
     }
     fclose(f);
 }
 
 static void saveMemory() {
-    vector<Entry> e;
-    for (u64 i = 0; i < (1ULL << TBITS) && e.size() < SAVE_MAX; ++i)
-        if (table[i].key) e.push_back(table[i]);
+    vector<unsigned char> raw;
+    size_t count = 0;
+    for (u64 i = 0; i < (1ULL << TBITS) && count < SAVE_MAX; ++i)
+        if (table[i].key && table[i].value >= -1 && table[i].value < 255) {
+            unsigned char e[9];
+            memcpy(e, &table[i].key, 8);
+            e[8] = (unsigned char)(table[i].value + 1);
+            raw.insert(raw.end(), e, e + 9);
+            ++count;
+        }
     FILE* f = fopen("strong.memory.tmp", "wb");
     if (!f) return;
-    u64 head[2] = {MAGIC, e.size()};
-    bool ok = fwrite(head, sizeof head, 1, f) == 1 && fwrite(e.data(), sizeof(Entry), e.size(), f) == e.size();
+    u64 head[2] = {MAGIC, count};
+    bool ok = fwrite(head, sizeof head, 1, f) == 1 && fwrite(raw.data(), 1, raw.size(), f) == raw.size();
     ok = fclose(f) == 0 && ok;
     if (ok) rename("strong.memory.tmp", MEMORY);
     else remove("strong.memory.tmp");
@@ -1216,6 +1229,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_MCTS")) USE_MCTS = atoi(d);
     if (const char* d = getenv("STRONG_MODEL")) MODEL = atoi(d);
     bool verbose = getenv("STRONG_VERBOSE") != nullptr;
+    signal(SIGXFSZ, SIG_IGN);  // a file over the size limit: a failed write, not the end of the bot
     Board b;
     {
         ifstream in("game.in");
