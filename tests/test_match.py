@@ -30,7 +30,7 @@ def _lines(stdout: str) -> list[dict[str, str]]:
 
 def test_strong_beats_random_and_the_test_stops_early(tmp_path):
     # H1 at 400 Elo: a clean sweep gains ln(0.909 / 0.5) = 0.6 per pair, so 5 pairs pass ln 19 = 2.94
-    command = ["match", str(REPO / "bots/strong.py"), str(REPO / "bots/random.py"), "--name", "m", "--jobs", "2",
+    command = ["match", str(REPO / "bots/strong"), str(REPO / "bots/random.py"), "--name", "m", "--jobs", "2",
                "--generate", "paint", "--group", "2", "--seed", "500", "--max-pairs", "30", *SPRT, *WALL]
     result = _arena(*command, cwd=tmp_path)
     assert result.returncode == 0, result.stderr

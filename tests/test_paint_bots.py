@@ -1,8 +1,10 @@
 """The shipped painting-game bots: as real processes (game.in in, game.out
 out, legal, within the CPU limit), their strategies in-process on many random
-boards (every move checked by the referee), and the strong bot's exact play:
+boards (every move checked by the referee), and the search bot's exact play:
 it finds a winning move whenever the solver knows one, and never loses a
-group1 board the solver calls won."""
+group1 board the solver calls won; the C++ champion (bots/strong): a move of
+the best value wherever the solver settles the position, and a legal move in
+time from odd positions no generator makes."""
 
 from __future__ import annotations
 
@@ -18,12 +20,23 @@ from pathlib import Path
 import pytest
 from test_paint_solver import brute_value, random_state
 
-from players.paint import LOSS, WIN, Solver, greedy_region, parity_region, position, strong_region, to_move
+from players.paint import (
+    DRAW,
+    LOSS,
+    WIN,
+    Solver,
+    greedy_region,
+    parity_region,
+    position,
+    strong_region,
+    to_move,
+)
 from referees.paint import (
     PaintMove,
     PaintReferee,
     PaintState,
     apply_move,
+    board_text,
     check_move,
     outcome,
     parse_board,
@@ -36,7 +49,7 @@ GROUP1 = sorted((ROOT / "boards" / "group1").glob("*.in"))
 REFEREE = PaintReferee()
 
 Strategy = Callable[[PaintState, random.Random], PaintMove]
-#: CPU seconds the strong bot has to think once the interpreter has started.
+#: CPU seconds the search bot has to think once the interpreter has started.
 THINKING = 0.5
 
 
@@ -51,7 +64,7 @@ STRATEGIES: dict[str, Strategy] = {
     "random": REFEREE.random_move,
     "greedy": _with(greedy_region),
     "parity": _with(parity_region),
-    "strong": _with(lambda pos: strong_region(pos, time.process_time() + 0.05)),
+    "search": _with(lambda pos: strong_region(pos, time.process_time() + 0.05)),
 }
 
 
@@ -69,12 +82,13 @@ def play_game(state: PaintState, first: Strategy, second: Strategy, rng: random.
 # ---------------------------------------------------------------- as processes
 def _commands(tmp_path: Path) -> dict[str, list[str]]:
     commands = {name: [sys.executable, "-P", str(BOTS / f"{name}.py")]
-                for name in ("random", "greedy", "strong", "template")}
+                for name in ("random", "greedy", "search", "template")}
     compiler = shutil.which("g++") or shutil.which("c++")
     if compiler:
-        binary = tmp_path / "template-cpp.bin"
-        subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(binary), str(BOTS / "template-cpp.cpp")], check=True)
-        commands["template-cpp"] = [str(binary)]
+        for name, source in (("template-cpp", BOTS / "template-cpp.cpp"), ("strong", BOTS / "strong" / "main.cpp")):
+            binary = tmp_path / f"{name}.bin"
+            subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(binary), str(source)], check=True)
+            commands[name] = [str(binary)]
     return commands
 
 
@@ -110,17 +124,17 @@ def test_every_bot_answers_a_30x30_board_within_the_cpu_limit(tmp_path):
         assert cpu < 0.9, f"{name} used {cpu:.2f} s of CPU"
 
 
-def test_strong_keeps_a_small_memory_and_survives_a_broken_one(tmp_path):
-    command = [sys.executable, "-P", str(BOTS / "strong.py")]
-    folder = tmp_path / "strong"
+def test_search_keeps_a_small_memory_and_survives_a_broken_one(tmp_path):
+    command = [sys.executable, "-P", str(BOTS / "search.py")]
+    folder = tmp_path / "search"
     folder.mkdir()
-    (folder / "strong.memory").write_bytes(b"not a memory")
+    (folder / "search.memory").write_bytes(b"not a memory")
     state = parse_board((ROOT / "boards" / "group3" / "board1.in").read_text())
     for _ in range(2):  # the second move reads what the first one saved
         move, cpu = run_bot(command, folder, state)
         check_move(state, move)
         state = apply_move(state, move)
-        assert 0 < (folder / "strong.memory").stat().st_size <= 2**20
+        assert 0 < (folder / "search.memory").stat().st_size <= 2**20
         assert cpu < 0.9
 
 
@@ -134,7 +148,7 @@ def test_strategy_plays_legal_moves_on_random_boards(name):
         play_game(state, STRATEGIES[name], opponent, rng)
 
 
-def test_strong_plays_a_winning_move_whenever_the_solver_knows_one():
+def test_search_plays_a_winning_move_whenever_the_solver_knows_one():
     rng, checked = random.Random(11), 0
     while checked < 40:
         state = random_state(rng, rng.choice([4, 5, 6]), rng.choice([5, 7]), rng.choice([0.12, 0.25]))
@@ -147,11 +161,75 @@ def test_strong_plays_a_winning_move_whenever_the_solver_knows_one():
 
 
 @pytest.mark.parametrize("opponent", ["random", "greedy", "parity"])
-def test_strong_never_loses_a_won_group1_board(opponent):
+def test_search_never_loses_a_won_group1_board(opponent):
     rng = random.Random(opponent)
     for path in GROUP1:
         state = parse_board(path.read_text())
         assert Solver().best(position(state))[0] == WIN
         for _ in range(5 if opponent == "random" else 1):
-            winner, _ = play_game(state, STRATEGIES["strong"], STRATEGIES[opponent], rng)
+            winner, _ = play_game(state, STRATEGIES["search"], STRATEGIES[opponent], rng)
             assert winner == 0, path.name
+
+
+# ---------------------------------------------------------------- the C++ champion, bots/strong
+@pytest.fixture(scope="module")
+def champion(tmp_path_factory) -> Path:
+    compiler = shutil.which("g++") or shutil.which("c++")
+    if not compiler:
+        pytest.skip("no C++ compiler")
+    binary = tmp_path_factory.mktemp("strong") / "bot"
+    subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(binary), str(BOTS / "strong" / "main.cpp")], check=True)
+    return binary
+
+
+def test_strong_plays_a_move_of_the_best_value_wherever_the_solver_settles_it(champion, tmp_path):
+    """Won and drawn positions (lost ones: any move is as good) on small boards, the value after
+    the champion's move checked by brute force; benchmarks/bench_strong_exact.py does thousands."""
+    rng, checked = random.Random(21), {WIN: 0, DRAW: 0}
+    while min(checked.values()) < 12 or sum(checked.values()) < 60:
+        state = random_state(rng, rng.choice([3, 4, 5]), rng.choice([3, 5, 7]), rng.choice([0.15, 0.3]))
+        if outcome(state) is not None:
+            continue
+        value = brute_value(state)
+        if value == LOSS:
+            continue
+        move, _ = run_bot([str(champion)], tmp_path / "strong", state)
+        check_move(state, move)
+        assert brute_value(apply_move(state, move)) == -value, board_text(state)
+        checked[value] += 1
+
+
+ODD_POSITIONS = [
+    "1\n1\n",
+    "2\n1 1\n1 1\n",
+    "3\nB B B\nB # B\n# 2 B\n",
+    "30\n" + "# " * 29 + "900\n" + ("# " * 30 + "\n") * 29,  # one number as big as the board
+    "30\n" + "".join(" ".join(str(1 + (x * 7 + y * 3) % 20) for y in range(30)) + "\n" for x in range(30)),  # all numbers
+    "31\n" + "".join(" ".join("20" if (x + y) % 5 == 0 else "#" for y in range(31)) + "\n" for x in range(31)),
+    "40\n" + "".join(" ".join("7" if (x * y) % 9 == 1 else "B" if (x + 2 * y) % 11 == 0 else "#" for y in range(40))
+                     + "\n" for x in range(40)),  # bigger than any group: the plain fallback
+]
+
+
+@pytest.mark.parametrize("text", ODD_POSITIONS, ids=range(len(ODD_POSITIONS)))
+def test_strong_answers_odd_positions_legally_and_in_time(champion, tmp_path, text):
+    state = parse_board(text)
+    if outcome(state) is not None:
+        state = parse_board(text.replace("B", "#"))
+    assert outcome(state) is None
+    move, cpu = run_bot([str(champion)], tmp_path / "strong", state)
+    check_move(state, move)
+    assert cpu < 0.8, f"{cpu:.2f} s of CPU"
+
+
+def test_strong_keeps_a_memory_and_survives_a_broken_one(champion, tmp_path):
+    folder = tmp_path / "strong"
+    folder.mkdir()
+    (folder / "strong.memory").write_bytes(b"not a memory")
+    state = parse_board((ROOT / "boards" / "group2" / "board1.in").read_text())
+    for _ in range(3):
+        move, cpu = run_bot([str(champion)], folder, state)
+        check_move(state, move)
+        state = apply_move(state, move)
+        assert 0 < (folder / "strong.memory").stat().st_size <= 8 * 2**20
+        assert cpu < 0.8
