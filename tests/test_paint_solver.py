@@ -6,6 +6,7 @@ shipped group1 values, and the command's output and exit status."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from players.paint import (
     Solver,
     TooBig,
     effects,
+    engine,
+    engine_lines,
     grid,
     position,
     regions,
@@ -33,6 +36,7 @@ from referees.paint import (
     PaintMove,
     PaintState,
     apply_move,
+    board_text,
     check_move,
     outcome,
     parse_board,
@@ -205,3 +209,65 @@ def test_arena_solve_says_when_a_position_is_too_big(capsys):
     assert main(["solve", "paint", str(path), "--max-seconds", "0.05"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("value: unknown (too big to solve within 0.05 s")
+
+
+# ---------------------------------------------------------------- the C++ engine (bots/strong --solve)
+def engine_solve(state: PaintState, seconds: float = 20.0) -> tuple[int | None, PaintMove | None]:
+    """(value or None when unknown, best move) as the C++ engine prints them."""
+    lines = engine_lines(state, seconds)
+    assert lines is not None, "the C++ engine did not answer"
+    word = lines[0].split()[1]
+    if word == "unknown":
+        return None, None
+    value = {"win": WIN, "draw": DRAW, "loss": LOSS}[word]
+    if "game.out:" not in lines:
+        return value, None
+    start = lines.index("game.out:") + 1
+    return value, parse_move("\n".join(lines[start:start + int(lines[start]) + 1]))
+
+
+@pytest.fixture
+def needs_engine():
+    if engine() is None:
+        pytest.skip("no C++ compiler: arena solve uses the Python solver")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_engine_agrees_with_brute_force_on_tiny_boards(needs_engine, seed):
+    rng = random.Random(500 + seed)
+    for _ in range(50):
+        state = random_state(rng, rng.choice([3, 4, 4, 5]), rng.choice([3, 4, 5, 7]), rng.choice([0.12, 0.25, 0.35]))
+        expected = brute_value(state)
+        value, move = engine_solve(state)
+        assert value == expected, board_text(state)
+        if move is None:
+            assert value == LOSS or outcome(state) is not None
+        else:
+            check_move(state, move)
+            assert -brute_value(apply_move(state, move)) == value
+
+
+def test_engine_agrees_with_the_python_solver_on_bigger_boards(needs_engine):
+    """Where the Python solver settles a position within a second, the engine gives the same value
+    (benchmarks/bench_strong_exact.py compares thousands)."""
+    rng, compared = random.Random(77), 0
+    while compared < 25:
+        state = random_state(rng, rng.choice([7, 8, 10]), rng.choice([5, 8]), rng.choice([0.06, 0.1]), 0.05)
+        solver = Solver(deadline=time.process_time() + 1.0)
+        try:
+            expected, _ = solver.best(position(state))
+        except TooBig:
+            continue
+        value, move = engine_solve(state)
+        assert value == expected, board_text(state)
+        if move is not None:
+            check_move(state, move)
+            assert -Solver().value(position(apply_move(state, move))) == value
+        compared += 1
+
+
+def test_arena_solve_falls_back_to_the_python_solver(monkeypatch, capsys):
+    monkeypatch.setenv("ARENA_SOLVER", "python")
+    assert main(["solve", "paint", str(GROUP1[0])]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("value: win") and "C++" not in out

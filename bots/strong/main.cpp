@@ -234,7 +234,7 @@ static u64 partKey(const Part& p) {
 
 // ------------------------------------------------------------------ memo (one open-addressing table)
 struct Entry { u64 key; int32_t value; int32_t pad; };
-static const u64 TBITS = 21;
+static u64 TBITS = 21;  // 2^21 entries (32 MiB) in a move; more for --solve
 static Entry* table = nullptr;
 static const u64 TAG_GRUNDY = 0x1111, TAG_WINS = 0x2222, TAG_VALUE = 0x3333;
 // gExact: the exact game (every effect of every number), or the model (candidate regions only).
@@ -1111,7 +1111,10 @@ static int solveMode(double seconds) {
     if (b.n > 31) { printf("value: unknown (boards above 31x31 are not supported by the fast solver)\n"); return 1; }
     N = b.n;
     COLS = (u32)((1ULL << N) - 1);
+    TBITS = 24;
     table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
+    if (!table) { TBITS = 21; table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry)); }
+    if (!table) { printf("value: unknown (out of memory)\n"); return 1; }
     double start = cpu();
     budget.deadline = start + seconds;
     Pos pos = rootPos(b);
@@ -1120,6 +1123,9 @@ static int solveMode(double seconds) {
     int value;
     try {
         value = bestOf(pos, move, has);
+    } catch (std::bad_alloc&) {
+        printf("value: unknown (out of memory after %ld search steps)\n", budget.nodes);
+        return 1;
     } catch (TooBig&) {
         printf("value: unknown (too big to solve within %g s: gave up after %ld search steps; %d paintable numbers)\n",
                seconds, budget.nodes, pos.numbers());
@@ -1139,7 +1145,7 @@ static int solveMode(double seconds) {
     } else {
         printf("best move: none (every move loses against best play)\n");
     }
-    printf("searched %ld steps in %.2f s\n", budget.nodes, cpu() - start);
+    printf("searched %ld steps in %.2f s (the C++ engine of bots/strong)\n", budget.nodes, cpu() - start);
     return 0;
 }
 
