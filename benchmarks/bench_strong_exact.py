@@ -1,0 +1,160 @@
+"""Is bots/strong optimal wherever the exact solver knows the answer?  Thousands of positions.
+
+1. ``positions``: generated boards (group 1, and 10x10 boards), each played on by a few random
+   moves, so that every stage of a game is seen.  ``arena solve`` (``players.paint.solve_lines``,
+   the C++ engine when there is a compiler, else the Python solver) values each within
+   ``--settle`` seconds; in every won or drawn position it settles, the bot moves as in a game
+   (a process in a fresh folder, 1 s of CPU counted) and the position after its move is solved
+   again: it must be lost for the opponent (won), or drawn (drawn).  With ``--python``, the
+   reference is the Python solver (``ARENA_SOLVER=python``), independent of the bot's engine.
+2. ``games``: 10x10 boards that ``arena solve`` settles as won for the first player within
+   ``--settle`` seconds (60 in the issue's test): the bot plays them first against a defender
+   that plays the solver's best move, or, in a lost position, a random one; it must win each.
+
+    python benchmarks/bench_strong_exact.py positions --count 2000 --settle 2
+    python benchmarks/bench_strong_exact.py games --count 20 --settle 60
+
+Prints one line per failure and a summary; exits 1 on any failure or fault.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+from arena.process import Limits, run_bot
+from generator.paint import generate_board
+from players.paint import solve_lines
+from referees.paint import (
+    PaintReferee,
+    PaintState,
+    apply_move,
+    board_text,
+    check_move,
+    outcome,
+    parse_move,
+)
+
+REFEREE = PaintReferee()
+VALUES = {"win": 1, "draw": 0, "loss": -1}
+#: (n, centers, lowest number, highest number) of the boards positions come from.
+SHAPES = [(5, 1, 1, 5), (10, 2, 2, 6), (10, 3, 3, 8), (10, 1, 1, 9)]
+
+
+def solve(state: PaintState, seconds: float) -> tuple[int | None, str | None]:
+    """(value or None when not settled, the best move's game.out text or None)."""
+    lines = solve_lines(REFEREE, state, seconds)
+    word = lines[0].split()[1]
+    if word == "unknown":
+        return None, None
+    if "game.out:" not in lines:
+        return VALUES[word], None
+    start = lines.index("game.out:") + 1
+    return VALUES[word], "\n".join(lines[start:start + int(lines[start]) + 1]) + "\n"
+
+
+def bot_move(binary: str, state: PaintState, folder: Path) -> tuple[str | None, float, str]:
+    run = run_bot([binary], folder, REFEREE.render(state, state.seat), Limits(cpu=1.0))
+    return run.output if run.verdict == "ok" else None, run.cpu, f"{run.verdict} {run.message}"
+
+
+def position_case(args: tuple[str, int, float]) -> tuple[str, str, float]:
+    """One generated position: (verdict, detail, bot CPU): verdict settled-win, settled-draw,
+    loss (any move is as good), unknown, FAIL."""
+    binary, seed, settle = args
+    rng = random.Random(seed)
+    state = generate_board(*rng.choice(SHAPES), seed)
+    for _ in range(rng.randrange(0, 6)):
+        if outcome(state) is not None:
+            break
+        state = apply_move(state, REFEREE.random_move(state, rng))
+    if outcome(state) is not None:
+        return "over", "", 0.0
+    value, _ = solve(state, settle)
+    if value is None:
+        return "unknown", "", 0.0
+    if value == -1:
+        return "loss", "", 0.0
+    with tempfile.TemporaryDirectory(prefix="bench-exact-") as tmp:
+        output, cpu, why = bot_move(binary, state, Path(tmp))
+    if output is None:
+        return "FAIL", f"seed {seed}: the bot faulted ({why})\n{board_text(state)}", cpu
+    move = parse_move(output)
+    check_move(state, move)
+    after, _ = solve(apply_move(state, move), 10 * settle)
+    if after is None:
+        return "unverified", f"seed {seed}", cpu
+    if after != -value:
+        return "FAIL", f"seed {seed}: value {value}, after the bot's move {-after}\n{board_text(state)}", cpu
+    return "settled-win" if value == 1 else "settled-draw", "", cpu
+
+
+def game_case(args: tuple[str, int, float]) -> tuple[str, str, float]:
+    """One 10x10 board won for the first player: the bot must win it against the solver."""
+    binary, seed, settle = args
+    rng = random.Random(seed)
+    shape = rng.choice(SHAPES[1:])
+    state = generate_board(*shape, seed)
+    if outcome(state) is not None:
+        return "over", "", 0.0
+    value, _ = solve(state, settle)
+    if value != 1:
+        return "unknown" if value is None else "not-won", "", 0.0
+    worst = 0.0
+    with tempfile.TemporaryDirectory(prefix="bench-exact-game-") as tmp:
+        while (end := outcome(state)) is None:
+            if state.seat == 0:
+                output, cpu, why = bot_move(binary, state, Path(tmp) / "bot")
+                worst = max(worst, cpu)
+                if output is None:
+                    return "FAIL", f"seed {seed} {shape}: the bot faulted ({why})", worst
+                move = parse_move(output)
+            else:
+                _, best = solve(state, settle)
+                move = parse_move(best) if best else REFEREE.random_move(state, rng)
+            check_move(state, move)
+            state = apply_move(state, move)
+    if end.winner != 0:
+        return "FAIL", f"seed {seed} {shape}: the bot lost a board the solver calls won", worst
+    return "won", "", worst
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=["positions", "games"])
+    parser.add_argument("--count", type=int, default=1000, help="generated boards (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="the first board's seed")
+    parser.add_argument("--settle", type=float, default=2.0, help="seconds the solver gets (default 2)")
+    parser.add_argument("--parallel", type=int, default=2)
+    parser.add_argument("--python", action="store_true", help="the Python solver as the reference")
+    args = parser.parse_args()
+    if args.python:
+        os.environ["ARENA_SOLVER"] = "python"
+    build = Path(tempfile.mkdtemp(prefix="bench-exact-build-"))
+    binary = str(build / "strong")
+    subprocess.run(["g++", "-O2", "-std=c++17", "-o", binary, str(ROOT / "bots" / "strong" / "main.cpp")], check=True)
+    case = position_case if args.mode == "positions" else game_case
+    counts: dict[str, int] = {}
+    worst = 0.0
+    jobs = [(binary, args.seed + k, args.settle) for k in range(args.count)]
+    with ProcessPoolExecutor(args.parallel) as pool:
+        for verdict, detail, cpu in pool.map(case, jobs):
+            counts[verdict] = counts.get(verdict, 0) + 1
+            worst = max(worst, cpu)
+            if verdict in ("FAIL", "unverified"):
+                print(verdict, detail, flush=True)
+    print(f"{args.mode}: {args.count} boards: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+          + f"; the bot's worst move {worst:.3f} s of CPU")
+    return 1 if counts.get("FAIL") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
