@@ -60,6 +60,20 @@ def find_boards(paths: list[str], *, recursive: bool = False) -> list[Path]:
     return found
 
 
+def manifest_games(paths: list[Path]) -> dict[str, Path]:
+    """What the manifests beside the board files say they are for: ``{"game": a manifest}``
+    (a generator's name as ``arena generate`` wrote it; a manifest that does not read is skipped)."""
+    found: dict[str, Path] = {}
+    for folder in dict.fromkeys(path.parent for path in paths):
+        try:
+            game = json.loads((folder / MANIFEST).read_text(encoding="utf-8")).get("game")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(game, str):
+            found.setdefault(game, folder / MANIFEST)
+    return found
+
+
 def _natural(path: Path) -> tuple:
     """Sort board2 before board10, and a folder's own boards before its subfolders'."""
     import re

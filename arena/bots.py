@@ -414,10 +414,17 @@ def _is_candidate(path: Path, log: Callable[[str], None], languages: Languages) 
 
 
 def _quiet_folders() -> set[str]:
-    """Folders skipped without a word: those of the games' bots, and the templates."""
-    import referees
+    """Folders skipped without a word: the templates, and those of one game's bots lying in another
+    game's bots folder (``bots/tictactoe3d`` in ``bots``)."""
+    from arena import games
 
-    return {*referees.names(), "crossword", "templates"}
+    declared = set()
+    for entry in games.installed().values():
+        try:
+            declared.update(path.resolve() for path in entry.paths("bots"))
+        except games.GameError:
+            continue
+    return {"templates", *(path.name for path in declared if path.parent in declared)}
 
 
 def _check_names(paths: list[Path]) -> None:

@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from arena import games
 from arena.boards import Board
 from arena.bots import Bot, Compilers, Excluded, prepare_bot
 from arena.errors import ArenaError
@@ -78,7 +79,8 @@ CACHE_ENV = "ARENA_WORKER_CACHE"
 QUEUED_PER_SLOT = 2
 #: Seconds between two counts of the cluster's game slots (workers come and go).
 RECOUNT = 5.0
-#: The packages whose code decides a game: a worker whose copy differs plays none of the client's games.
+#: The arena's packages whose code decides a game (with the game's own: ``code_hash``): a worker whose
+#: copy differs plays none of the client's games.
 CODE_PACKAGES = ("arena", "referees", "players", "generator")
 #: Seconds a fixed workload (``_reference_work``) takes on the reference machine (the one the figures
 #: of the README were measured on): a worker's speed is this over its own time.
@@ -86,13 +88,15 @@ REFERENCE_SECONDS = 0.100
 
 
 @functools.cache
-def code_hash() -> str:
-    """A hash of the code that decides results (the arena's and the games' sources), compared between
-    the client and each worker: machines at different commits, with other referees or limits code,
+def code_hash(game: str) -> str:
+    """A hash of the code that decides results (the arena's sources, and those of the package of the
+    game played, wherever it is installed), compared between the client and each worker: machines at
+    different commits, with other referees or limits code, or another version of the game's package,
     are told apart, where a version number ("0.1.0") would not."""
-    digest = hashlib.sha256()
-    for name in CODE_PACKAGES:
-        root = Path(importlib.import_module(name).__file__).parent
+    digest = hashlib.sha256(games.versions([game]).get(game, "").encode())
+    roots = [(name, Path(importlib.import_module(name).__file__).parent) for name in CODE_PACKAGES]
+    roots += [(folder.name, folder) for folder in games.package_folders([game]) if folder.is_dir()]
+    for name, root in dict.fromkeys(roots):
         for path in sorted(root.rglob("*")):
             if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
                 digest.update(f"{name}/{path.relative_to(root).as_posix()}\0".encode() + path.read_bytes() + b"\0")
@@ -251,7 +255,7 @@ def _hold(value: Any) -> Any:
     return value
 
 
-def play_on_worker(code: str, toolchains: dict[str, Any], referee: Referee, board: Board,
+def play_on_worker(code: str, toolchains: dict[str, Any], game: str, board: Board,
                    seats: tuple[Shipped, ...], limits: Limits, sandbox: Sandbox | None,
                    compilers: Compilers, scale_cpu: bool = False) -> dict[str, Any]:
     """One game, played on a worker from what the client sent: its record, with the host that played
@@ -260,9 +264,14 @@ def play_on_worker(code: str, toolchains: dict[str, Any], referee: Referee, boar
     and the game goes to another.  With ``scale_cpu``, the CPU limit (and a wall cap given) is the
     tournament's over this host's speed: a machine half as fast gives twice the CPU, as contest
     systems calibrate their graders (recorded as the game's ``cpu_limit``)."""
-    if code != code_hash():
-        _quarantine(f"its arena differs from the client's (code {code_hash()} here, {code} there: another "
-                    f"commit, or changed files; {sys.executable}): install the client's commit")
+    try:
+        referee = games.referee(game)
+    except ArenaError as exc:
+        _quarantine(f"it cannot play {game!r}: {exc}; install the client's game packages")
+    if code != code_hash(game):
+        _quarantine(f"its arena differs from the client's, or its {game} package does (code {code_hash(game)} "
+                    f"here, {code} there: another commit or version, or changed files; {sys.executable}): "
+                    "install the client's commit and game packages")
     try:
         own = _sandbox(sandbox)
         bots = tuple(_prepared(shipped, compilers, own) for shipped in seats)
@@ -468,7 +477,8 @@ class _Play:
         tournament = self.tournament
         seats = tuple(self.held[bot.name] for bot in spec.seats)
         key = f"arena-game-{self.run}-{spec.id}" + (f"-again{next(self.tries)}" if again else "")
-        future = self.client.submit(play_on_worker, code_hash(), self.toolchains, tournament.referee,
+        future = self.client.submit(play_on_worker, code_hash(tournament.referee.name), self.toolchains,
+                                    tournament.referee.name,
                                     self.held[("board", spec.board.name)], seats, tournament.limits,
                                     tournament.sandbox, self.cluster.compilers, self.cluster.scale_cpu, key=key,
                                     resources={RESOURCE: 1})
@@ -530,9 +540,9 @@ class _Play:
 
     def _report(self) -> None:
         """Where the games were played, at what speed; and the games the cluster could not play."""
-        for host, (speed, games, slow) in sorted(self.hosts.items()):
+        for host, (speed, played, slow) in sorted(self.hosts.items()):
             log.info("played on %s (speed %s of the reference machine): %d games, %d time-limit faults",
-                     host, speed, games, slow)
+                     host, speed, played, slow)
         speeds = [speed for speed, _, _ in self.hosts.values() if speed]
         if speeds and max(speeds) > 1.25 * min(speeds):
             log.warning("the machines differ in speed (%.2f to %.2f): a second of CPU does not buy the same "

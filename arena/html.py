@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-import referees
+from arena import games
 from arena.replay import Replay, outcome_text
 from arena.text import display, json_for_html
 from arena.views import SEAT_COLOURS
@@ -327,7 +327,7 @@ def _replay_data(game: Replay) -> dict[str, Any]:
         data["grids"] = [_delta(g, previous[j] if j < len(previous) else None) for j, g in enumerate(grids)]
         previous = grids
         steps.append(data)
-    plan = referees.get(game.record["game"]).protocol == "one-shot"
+    plan = games.referee(game.record["game"]).protocol == "one-shot"
     return {"plan": plan, "moves": moves, "steps": steps, "first": game.steps[0].move if game.steps else 0}
 
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import referees
 from arena import views
 from arena.boards import Board, load_board
 from arena.errors import ArenaError
+from arena.games import referee as get_referee
 from arena.store import Store
 from arena.text import display
 from arena.views import Frame, Grid
@@ -170,13 +170,6 @@ def load(store: Store, record: dict[str, Any]) -> Replay:
     """The replay of one recorded game of ``store``."""
     referee = get_referee(record["game"])
     return replay(referee, recorded_board(referee, store, record)[1], record)
-
-
-def get_referee(name: str) -> Referee:
-    try:
-        return referees.get(name)
-    except LookupError as exc:
-        raise ArenaError(str(exc)) from None
 
 
 # ---------------------------------------------------------------- text

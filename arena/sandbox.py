@@ -254,12 +254,12 @@ def _python_binds() -> list[str]:
     environment, and the arena's own packages (wherever they are imported from)."""
     import arena
     import generator
-    import players
-    import referees
+    from arena import games
 
     places = {sys.base_prefix, sys.prefix, str(Path(sys.executable).resolve().parent.parent)}
-    for package in (arena, referees, players, generator):
+    for package in (arena, generator):
         places.add(str(Path(package.__file__).resolve().parent))
+    places.update(str(folder) for folder in games.package_folders())  # (their rules, for their bots)
     for entry in sys.path:  # site-packages and the like: only inside the environments above
         if entry and Path(entry).is_dir() and any(_inside(entry, p) for p in (sys.prefix, sys.base_prefix)):
             places.add(str(Path(entry).resolve()))

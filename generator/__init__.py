@@ -1,27 +1,18 @@
-"""Seeded board generators, one module per game.
+"""Seeded board generators: the arena's own games' (one module each), and what every generator has.
 
-A generator module defines ``GAME`` (the game name), ``HELP`` (one line),
-``add_arguments(parser)`` for its own parameters, and
-``generate(args, seed) -> GeneratedBoard`` making one board from one seed.
-The CLI (``arena generate``) adds ``--seed``, ``--count`` and ``--out``,
-writes ``board1.in``... and a manifest.  To add one, add a line to ``_GENERATORS``.
+A generator module defines ``GAME`` (the name ``arena generate`` offers it under, written in the
+manifest), ``HELP`` (one line), ``add_arguments(parser)`` for its own parameters, and
+``generate(args, seed) -> GeneratedBoard`` making one board from one seed; optionally
+``EXAMPLE``, the parameters of a small board (``["--group", "1"]``) that the conformance checks
+use when the defaults make no board.  The CLI (``arena generate``) adds ``--seed``, ``--count``
+and ``--out``, and writes ``board1.in``... and a manifest.  A game names its generator in its
+declaration (``referees.base.Game``); ``arena.games`` finds it there.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import import_module
-from types import ModuleType
 from typing import Any
-
-# game name -> module
-_GENERATORS: dict[str, str] = {
-    "paint": "generator.paint",
-    "tictactoe3d": "generator.tictactoe3d",
-    "match3": "generator.match3",
-    "threes": "generator.threes",
-    "crossword": "generator.crossword",
-}
 
 
 class BadParameters(ValueError):
@@ -36,16 +27,3 @@ class GeneratedBoard:
     text: str
     params: dict[str, Any]
     extras: dict[str, str] = field(default_factory=dict)
-
-
-def names() -> list[str]:
-    return sorted(_GENERATORS)
-
-
-def get(name: str) -> ModuleType:
-    try:
-        return import_module(_GENERATORS[name])
-    except KeyError:
-        raise LookupError(
-            f"no generator for game {name!r}; generators exist for: {', '.join(names())}"
-        ) from None

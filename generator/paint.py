@@ -110,6 +110,10 @@ def generate_board(n: int, centers: int, lo: int, hi: int, seed: int) -> PaintSt
 
 
 # ---------------------------------------------------------------- the command
+#: A small board's parameters, for the conformance checks (the defaults make none: a group is needed).
+EXAMPLE = ["--group", "1"]
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--group`` or the four explicit parameters."""
     board = parser.add_argument_group(

@@ -110,6 +110,38 @@ class Outcome:
         return 3.0 if self.winner == seat else 0.0
 
 
+@dataclass(frozen=True)
+class Game:
+    """What a game package gives the arena: the value of its entry point in the group
+    ``arena.games``, named after the game (``paint = "referees:PAINT"``).
+
+    Every part is a dotted name, imported only when it is used, so that listing the
+    games, or a bot importing its game's rules, imports nothing else:
+
+    * ``referee``: ``"module:Class"``, a ``Referee`` subclass whose ``name`` is the game's;
+    * ``view``: ``"module:Class"``, the replay view (``arena.views`` says what it does);
+    * ``generator``: ``"module"``, the seeded board generator (``generator`` says what it has),
+      offered by ``arena generate`` under the module's ``GAME`` (games may share one);
+    * ``solver``: ``"module"`` with ``solve_lines(referee, state, max_seconds)`` for ``arena solve``;
+    * ``aliases``: other names the game answers to (``arena judge crossword``, a board manifest's
+      ``"game"``);
+    * ``rules``: the rules for contestants, a Markdown file, ``"FILE#heading"`` for one section;
+    * ``bots`` and ``boards``: folders of its example bots and boards.
+
+    Paths are relative to ``root``, by default the folder of the module holding this value.
+    """
+
+    referee: str
+    view: str
+    generator: str = ""
+    solver: str = ""
+    aliases: tuple[str, ...] = ()
+    rules: str = ""
+    bots: tuple[str, ...] = ()
+    boards: tuple[str, ...] = ()
+    root: str = ""
+
+
 class Referee(ABC):
     """The rules of one game.  Subclasses set the class attributes and
     implement the abstract methods; states and moves are the game's own
@@ -176,6 +208,19 @@ class Referee(ABC):
         first.  Pure, like everything here: the caller reads the files and prints.
         """
         raise NotImplementedError(f"{self.name} has no judge mode")
+
+    def judge_case(self, board: str, extras: Mapping[str, str], moves: list[str],
+                   outcome: Outcome) -> tuple[list[str], str] | None:
+        """The judge mode's inputs for a game played on ``board`` (a board file's text) with
+        ``moves`` (each bot output, in order), and the last line the judge must print for a
+        game that ended with ``outcome``: the conformance checks compare the two.  ``None``:
+        the game's judge reads something else (the check is then skipped)."""
+        return None
+
+
+def number_text(value: float | None) -> str:
+    """A score as a judge prints it: ``12`` for 12.0."""
+    return str(int(value)) if value is not None and float(value).is_integer() else str(value)
 
 
 def tokens(text: str) -> list[tuple[str, int]]:

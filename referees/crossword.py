@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from operator import itemgetter
 
-from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader
+from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader, number_text
 
 SIZE = 20
 MAX_ACTIONS = 30
@@ -674,6 +674,10 @@ class CrosswordPVEReferee(_CrosswordReferee):
             actions.append(action)
             state = apply_action(state, action)
         return Plan(tuple(actions))
+
+    def judge_case(self, board: str, extras: Mapping[str, str], moves: list[str],
+                   outcome: Outcome) -> tuple[list[str], str]:
+        return [board, moves[0]], number_text(outcome.score)
 
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
         board, output = texts

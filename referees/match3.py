@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
 
-from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader
+from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader, number_text
 
 KINDS = 6  # special types 1..6; 0 is an ordinary piece
 ROW, COLUMN, CROSS, SQUARE3, SQUARE5, SAME_COLOUR = 1, 2, 3, 4, 5, 6
@@ -474,6 +474,10 @@ class Match3Referee(Referee):
 
     def random_move(self, state: Match3State, rng: random.Random) -> Plan:
         return Plan(tuple(random_swap(state, rng) for _ in range(state.q)))
+
+    def judge_case(self, board: str, extras: Mapping[str, str], moves: list[str],
+                   outcome: Outcome) -> tuple[list[str], str]:
+        return [board.rstrip("\n") + "\n" + moves[0]], number_text(outcome.score)
 
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
         reader = TokenReader(texts[0], BadInput)

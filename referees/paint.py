@@ -345,6 +345,10 @@ class PaintReferee(Referee):
         index = rng.choice(playable_numbers(state))
         return PaintMove.of(state, random_region(state, index, rng))
 
+    def judge_case(self, board: str, extras: Mapping[str, str], moves: list[str],
+                   outcome: Outcome) -> tuple[list[str], str]:
+        return _judge_case(board, moves, outcome)
+
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
         board_text_, moves_text = texts
         state = parse_board(board_text_)
@@ -366,6 +370,11 @@ class PaintReferee(Referee):
             yield "result: draw"
         else:
             yield f"result: {'first' if end.winner == 0 else 'second'} wins"
+
+
+def _judge_case(board: str, moves: list[str], end: Outcome) -> tuple[list[str], str]:
+    result = "draw" if end.winner is None else ("first wins" if end.winner == 0 else "second wins")
+    return [board, "".join(moves)], f"result: {result}"
 
 
 def _read_moves(text: str) -> list[PaintMove]:

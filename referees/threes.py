@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 
-from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader
+from referees.base import BadInput, BadOutput, IllegalMove, Outcome, Referee, TokenReader, number_text
 
 # Cell codes: numbers are themselves (0, 1, 2, ...); everything else is negative.
 EMPTY, OBSTACLE = -1, -2
@@ -679,6 +679,10 @@ class ThreesReferee(Referee):
 
     def random_move(self, state: ThreesState, rng: random.Random) -> ThreesPlan:
         return ThreesPlan("".join(rng.choice(MOVES) for _ in range(rng.randint(0, 60))))
+
+    def judge_case(self, board: str, extras: Mapping[str, str], moves: list[str],
+                   outcome: Outcome) -> tuple[list[str], str]:
+        return [board, moves[0]], number_text(outcome.score)
 
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
         board, output = texts

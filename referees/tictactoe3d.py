@@ -313,5 +313,18 @@ class TicTacToe3DReferee(Referee):
     def random_move(self, state: TicTacToe3DState, rng: random.Random) -> Drop:
         return rng.choice(legal_drops(state))
 
+    def judge_case(self, board: str, extras: Mapping[str, str], moves: list[str],
+                   outcome: Outcome) -> tuple[list[str], str]:
+        """One case of the source's input: the board's opening, then the moves played; the
+        result in its words, from the winner's seat (its colour follows the opening's length)."""
+        state = parse_board(board)
+        drops = [*state.moves, *(parse_drop(text) for text in moves)]
+        case = f"{state.n} {state.m} {len(drops)}\n" + "".join(f"{d.x} {d.y}\n" for d in drops) + "0 0 0\n"
+        if outcome.winner is None:
+            return [case], "Draw"
+        first = BLACK if state.opening % 2 == 0 else WHITE  # the colour seat 0 plays
+        second = WHITE if first == BLACK else BLACK
+        return [case], f"{COLOUR_NAMES[first if outcome.winner == 0 else second]} {len(drops)}"
+
     def judge(self, texts: list[str], extras: Mapping[str, str]) -> Iterator[str]:
         yield from judge_cases(texts[0])

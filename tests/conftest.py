@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import time
 
 import psutil
@@ -29,3 +30,27 @@ def _no_zombies_between_modules():
     (test_process's counts its own children)."""
     yield
     reap_adopted()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium from the system (Debian's chromium package) through Playwright: skipped
+    without them, except in CI (``CI`` set), where that fails.  One per module: Playwright's sync
+    API allows one at a time."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        chromium = None
+    if chromium is None:
+        message = ("the browser test needs Debian's chromium package and the playwright Python package "
+                   "(apt-get install chromium; pip install -e '.[test]')")
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-import referees
+from arena import games
 from referees.base import BadInput, BadOutput, Outcome, TokenReader
 
 
@@ -32,4 +32,4 @@ def test_outcome_points():
 
 def test_unknown_game_lists_the_games():
     with pytest.raises(LookupError, match="paint"):
-        referees.get("chess")
+        games.referee("chess")

@@ -1,64 +1,48 @@
-"""One test over every registered game: random legal games on the shipped boards.
-
-For each game: every random move passes ``check``; ``move_text`` and ``parse``
-round-trip; ``render`` gives a ``game.in``; the game ends, with a winner or
-draw (two players) or a score (one player).
-"""
+"""The conformance checks (arena.conformance) on every installed game, the arena's own and any
+other installed package's: random legal games through the referee, the generator by seed, the
+view drawing every step, the judge agreeing with the referee, and a short tournament whose
+report and replays open in Chromium."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
-import referees
-from arena.boards import find_boards, load_board
-
-ROOT = Path(__file__).resolve().parents[1]
-BOARDS = {
-    "paint": ["boards/group1", "boards/group2", "boards/examples"],
-    "tictactoe3d": ["boards/tictactoe3d"],
-    "match3": ["boards/match3"],
-    "threes": ["boards/threes"],
-    "crossword-pve": ["boards/crossword"],
-    "crossword-pvp": ["boards/crossword"],
-}
-MAX_TURNS = 10_000
+from arena import conformance, games
 
 
-def test_every_game_has_boards_listed():
-    assert sorted(BOARDS) == referees.names()
+@pytest.mark.parametrize("game", games.names())
+def test_every_game_passes_the_checks_of_its_rules_generator_view_and_judge(game):
+    results = list(conformance.run(games.get(game), tournament=False))
+    assert [check.split(" (")[0] for check, _ in results] == [
+        "declaration", "random games", "generator", "view", "judge"]
+    failed = [f"{check}: {problem}" for check, problem in results if problem]
+    assert not failed, "\n".join(failed)
 
 
-@pytest.mark.parametrize("game", referees.names())
-def test_random_games(game):
-    referee = referees.get(game)
-    boards = find_boards([str(ROOT / folder) for folder in BOARDS[game]])
-    assert boards, f"no shipped boards for {game}"
-    rng = random.Random(2026)
-    for path in boards:
-        _, state = load_board(referee, path)
-        for _ in range(2):
-            _play_random(referee, state, rng)
+@pytest.mark.parametrize("game", games.names())
+def test_every_games_declared_bots_and_boards_exist(game):
+    entry = games.get(game)
+    assert entry.paths("boards") and len(entry.paths("boards")) == len(entry.game.boards)
+    assert entry.paths("bots") and len(entry.paths("bots")) == len(entry.game.bots)
+    assert entry.rules().lstrip().startswith("#")
 
 
-def _play_random(referee, state, rng):
-    for _ in range(MAX_TURNS):
-        end = referee.outcome(state)
-        if end is not None:
-            break
-        seat = referee.to_move(state)
-        assert seat in range(referee.players)
-        assert "game.in" in referee.render(state, seat)
-        move = referee.random_move(state, rng)
-        referee.check(state, move)
-        assert referee.parse(state, referee.move_text(move)) == move
-        state = referee.apply(state, move)
-    else:
-        pytest.fail(f"{referee.name}: no end after {MAX_TURNS} turns")
-    if referee.players == 2:
-        assert end.winner in (0, 1, None) and end.score is None
-    else:
-        assert end.score is not None and end.winner is None
-    assert end.reason
+@pytest.mark.parametrize("game", games.names())
+def test_a_short_tournament_of_every_game_opens_in_the_browser(game, browser, tmp_path: Path):
+    index = conformance.tournament(games.get(game), tmp_path)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(index.as_uri())
+    assert game in page.inner_text("body")
+    replays = sorted(index.parent.glob("games/*.html"))
+    assert replays
+    page.goto(replays[0].as_uri())
+    page.wait_for_selector(".grid .c")
+    page.click("#last")
+    assert page.eval_on_selector_all(".grid .c", "cells => cells.length") > 0
+    assert page.inner_text("#result") or page.inner_text("#label")
+    page.close()
+    assert errors == []

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-import referees
-from arena import replay
+from arena import games, replay
 from arena.store import Store
 from referees import crossword, match3, paint, threes
+from referees.base import Referee
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,7 +100,7 @@ def tournaments(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for game, (bot, board) in solo.items():
         players = [_copy(ROOT / bot, bots / game, n) for n in ("random.py", "lucky.py")]
         found[game] = _tournament(base, game, players, [_copy(ROOT / board, boards / game, "board1.in")])
-    assert set(found) == set(referees.names())
+    assert set(found) == set(games.names())
     return found
 
 
@@ -163,7 +163,7 @@ def test_text_replay_prints_the_referees_state_after_every_move(tournaments: dic
         assert blocks[-1].startswith("result: ")
         assert replay.outcome_text(record) in blocks[-1]
         # the final state is the referee's own outcome
-        referee = referees.get(record["game"])
+        referee = games.referee(record["game"])
         if not record.get("fault"):
             end = referee.outcome(game_replay.steps[-1].state if referee.players == 2 else
                                   _final(referee, game_replay))
@@ -194,7 +194,7 @@ def state_n(step: replay.Step) -> int:
     return step.state.n
 
 
-def _final(referee: referees.Referee, game_replay: replay.Replay) -> Any:
+def _final(referee: Referee, game_replay: replay.Replay) -> Any:
     """A one-shot game's state after its plan, applied whole by the referee."""
     first = game_replay.steps[0].state
     entry = game_replay.record["moves"][0]
@@ -204,7 +204,7 @@ def _final(referee: referees.Referee, game_replay: replay.Replay) -> Any:
 def test_one_shot_steps_end_where_the_referee_ends(tournaments: dict[str, Path]) -> None:
     """Stepping through a plan operation by operation lands on the referee's whole-plan result."""
     for game in ("threes", "match3", "crossword-pve"):
-        referee = referees.get(game)
+        referee = games.referee(game)
         for game_replay in _replays(tournaments[game]):
             if game_replay.record.get("fault"):
                 continue
@@ -234,7 +234,7 @@ def test_a_long_move_is_kept_whole_and_replays(tmp_path: Path) -> None:
     (entry,) = record["moves"]
     assert entry["move"] == "WASD" * 1000 + "\n" and entry["output"].endswith("... [2001 more characters]")
     (game_replay,) = _replays(folder)
-    final = _final(referees.get("threes"), game_replay)
+    final = _final(games.referee("threes"), game_replay)
     assert final.moves > 10 and len(game_replay.steps) == 1 + final.moves
 
 
@@ -325,9 +325,13 @@ def test_report_pages_of_games_whose_ids_look_alike_are_distinct() -> None:
     from arena.report import game_pages
 
     ids = ["a|b", "a-b", "a--b", "a b", "a|b ", "board/1|x|y", "board-1|x|y"]
+    ids += [".hidden|x|y", "a~b", "a,b", "b/é|x|y", "x" * 300, "x" * 299 + "y"]
     pages = game_pages([{"id": game_id} for game_id in ids])
     assert len(set(pages.values())) == len(ids)
-    assert pages["a|b"] == "games/a--b.html" and pages["a--b"] == "games/a--b-2.html"
+    # a name is made from the id alone (any process finds the page of a game, with no list of the others)
+    assert pages["a|b"] == "games/a~b.html" and pages["a--b"] == "games/a--b.html"
+    assert pages["board/1|x|y"] == "games/board,1~x~y.html" and pages[".hidden|x|y"] == "games/_2e_hidden~x~y.html"
+    assert all(len(page.encode()) < 255 for page in pages.values())
     assert all(page.startswith("games/") and "/" not in page[len("games/"):] for page in pages.values())
 
 
@@ -375,7 +379,7 @@ def _check_report(page: Any, game: str, folder: Path, out: Path, shots: Path) ->
     page.click("table.sortable th:nth-child(1)")  # twice: descending
     boards = page.eval_on_selector_all("table.sortable tbody tr td:first-child", "tds => tds.map(t => t.textContent)")
     assert boards == sorted(boards, reverse=True)
-    if referees.get(game).players == 2:
+    if games.referee(game).players == 2:
         page.click("table.t td a[href^='pairs/']")  # a crosstable cell: the games of that pair
         assert "/pairs/" in page.url
         page.click("table.t td a[href*='games/']")

@@ -13,16 +13,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import referees
-from arena import html, replay, views
-from arena.views.tictactoe3d import BALL_FILLS
+from arena import games, html, replay, views
+from views.tictactoe3d import BALL_FILLS
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _played(game: str, board: str, seed: int, seats: list[str]) -> tuple[Any, Any, dict[str, Any]]:
     """A game played by random moves through the referee, as a record (its initial state, its last, the record)."""
-    referee = referees.get(game)
+    referee = games.referee(game)
     initial = state = referee.load((ROOT / board).read_text())
     rng, moves = random.Random(seed), []
     while referee.outcome(state) is None:
@@ -38,7 +37,7 @@ def _played(game: str, board: str, seed: int, seats: list[str]) -> tuple[Any, An
 
 
 def test_tictactoe_counts_moves_as_its_rules_do_and_draws_the_players_in_their_balls_colours() -> None:
-    referee = referees.get("tictactoe3d")
+    referee = games.referee("tictactoe3d")
     initial, final, record = _played("tictactoe3d", "boards/tictactoe3d/board1.in", 3, ["a", "b"])
     assert initial.opening > 0  # a board with an opening: where the two numberings parted
     game = replay.replay(referee, initial, record)
@@ -57,7 +56,7 @@ def test_tictactoe_counts_moves_as_its_rules_do_and_draws_the_players_in_their_b
 
 
 def test_match3_traces_every_point_of_the_score() -> None:
-    referee = referees.get("match3")
+    referee = games.referee("match3")
     for seed in range(3):
         initial, final, record = _played("match3", "boards/match3/board1.in", seed, ["solo"])
         game = replay.replay(referee, initial, record)

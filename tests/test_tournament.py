@@ -214,7 +214,7 @@ def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how, jobs, group
 
 
 def test_games_are_played_in_an_order_that_mixes_boards_and_pairings():
-    import referees
+    from arena import games
     from arena.boards import Board
     from arena.bots import Bot
     from arena.process import Limits
@@ -224,7 +224,7 @@ def test_games_are_played_in_an_order_that_mixes_boards_and_pairings():
     boards = tuple((Board(Path(f"g/{size}.in"), str(size), {}, str(size)), None) for size in range(6))
 
     def order(bots, boards):
-        return [game.id for game, _ in Schedule(Tournament(referees.get("paint"), bots, boards, Limits())).todo()]
+        return [game.id for game, _ in Schedule(Tournament(games.referee("paint"), bots, boards, Limits())).todo()]
 
     played = order(bots, boards)
     assert sorted(played) == sorted({f"{b.name}|{x.name}|{y.name}" for b, _ in boards for x in bots for y in bots
@@ -236,7 +236,7 @@ def test_games_are_played_in_an_order_that_mixes_boards_and_pairings():
 
 
 def test_a_resume_plays_only_what_is_not_recorded_and_names_with_bars_are_found():
-    import referees
+    from arena import games
     from arena.boards import Board
     from arena.bots import Bot
     from arena.process import Limits
@@ -244,7 +244,7 @@ def test_a_resume_plays_only_what_is_not_recorded_and_names_with_bars_are_found(
 
     bots = tuple(Bot(name, Path(name), (name,), name) for name in ("a|b", "a", "b|c"))
     boards = tuple((Board(Path(path), "", {}, path), None) for path in ("x|a/1.in", "x/1.in"))
-    schedule = Schedule(Tournament(referees.get("paint"), bots, boards, Limits()))
+    schedule = Schedule(Tournament(games.referee("paint"), bots, boards, Limits()))
     every = [game.id for game, _ in schedule.todo()]
     assert len(every) == len(schedule) == 12 and len(set(every)) == 12
     assert [schedule.number(game) for game in every] != list(range(12))  # interleaved...

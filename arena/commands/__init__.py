@@ -12,24 +12,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import referees
 from arena.errors import ArenaError
+from arena.games import referee as get_referee  # noqa: F401 (a referee by name or alias, or an ArenaError)
 from arena.store import Store
 
 if TYPE_CHECKING:
     from arena.bots import Compilers
     from arena.sandbox import Sandbox
 
-COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker", "languages",
-            "certificates")
-
-
-def get_referee(name: str) -> referees.Referee:
-    """A referee by name, or an ArenaError listing the games."""
-    try:
-        return referees.get(name)
-    except LookupError as exc:
-        raise ArenaError(str(exc)) from None
+COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker", "games",
+            "new_game", "languages", "certificates")
 
 
 def read_text(path: str, what: str) -> str:
@@ -161,3 +153,57 @@ def tls_of(args: argparse.Namespace, address: str):
         if not os.access(value, os.R_OK):
             raise ArenaError(f"{name} {value!r} cannot be read")
     return Tls(*(os.path.abspath(value) for value in given.values()))
+
+
+def game_of_boards(given: str | None, boards: list[str] | None = None, generator: str | None = None, *,
+                   recursive: bool = False) -> str:
+    """The game to play: ``--game`` when given, else the one the boards are for: what their
+    manifests say (as ``arena generate`` writes them) or the generator of ``--generate``; with
+    neither, the one game whose rules read the first board.  Else an ArenaError asking for ``--game``."""
+    from arena import games
+    from arena.boards import find_boards, manifest_games
+
+    if given:
+        return games.get(given).name
+    paths = find_boards(boards or [], recursive=recursive) if not generator else []
+    named = {generator: None} if generator else manifest_games(paths)
+    found = {games.of_generator(name) for name in named}
+    if len(found) == 1 and None not in found:
+        return found.pop()
+    if not named and paths:
+        readers, problems = _games_reading(paths[0])
+        if len(readers) == 1:
+            return readers[0]
+        if not readers:
+            raise ArenaError(f"no manifest.json beside the boards says which game they are for, and no game reads "
+                             f"{str(paths[0])!r}: give --game; what each game found wrong:\n"
+                             + "\n".join(f"  {name}: {problem}" for name, problem in problems.items()))
+        if readers:
+            raise ArenaError(f"{str(paths[0])!r} is a board of several games ({', '.join(readers)}) and no "
+                             "manifest.json beside it says which: give --game")
+    if len(named) > 1:
+        where = ", ".join(f"{name!r} ({path})" if path else repr(name) for name, path in named.items())
+        raise ArenaError(f"the boards are for different games: {where}; give --game")
+    if named:
+        name, path = next(iter(named.items()))
+        raise ArenaError(f"the boards are for {name!r} ({path or '--generate'}), which names no one game: "
+                         f"give --game, one of: {', '.join(games.names())}")
+    raise ArenaError(f"no manifest.json beside the boards says which game they are for: give --game, one of: "
+                     f"{', '.join(games.names())}")
+
+
+def _games_reading(path: Path) -> tuple[list[str], dict[str, str]]:
+    """The games whose rules read the board file ``path`` (with the files they keep beside it),
+    and what each of the others found wrong."""
+    from arena import games
+    from arena.boards import load_board
+
+    found, problems = [], {}
+    for name in games.names():
+        try:
+            load_board(games.referee(name), path)
+        except ArenaError as exc:
+            problems[name] = str(exc)
+            continue
+        found.append(name)
+    return found, problems

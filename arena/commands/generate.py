@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-import generator
+from arena import games
 from arena.boards import write_generated
 from arena.commands import positive_int
 from arena.errors import ArenaError
@@ -40,10 +40,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Generate boards from seeds. Each game has its own parameters: "
         "arena generate GAME --help lists them.",
     )
-    games = parser.add_subparsers(dest="game", metavar="GAME", required=True)
-    for name in generator.names():
-        module = generator.get(name)
-        gp = games.add_parser(name, help=module.HELP, description=module.HELP)
+    subparsers = parser.add_subparsers(dest="game", metavar="GAME", required=True)
+    for name, (_, module) in sorted(games.generators().items()):
+        gp = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(gp)
         gp.add_argument("--seed", type=int, required=True, help="seed of the first board")
         gp.add_argument("--count", type=positive_int, default=1, help="how many boards (seeds SEED, SEED+1, ...)")

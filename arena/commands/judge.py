@@ -5,15 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import referees
+from arena import games
 from arena.boards import read_extras
 from arena.commands import get_referee, read_text
 from arena.errors import ArenaError
 from arena.text import display
-from referees.base import BadInput
-
-#: Other names of a judge: the crossword problem's own judge is the solo (PVE) game's.
-ALIASES = {"crossword": "crossword-pve"}
+from referees.base import BadInput, Referee
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -24,8 +21,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Judge mode: read a game's inputs and print the verdict, like the original problem's judge.",
     )
     sub._parser_class = default_class
-    games = sorted([*referees.names(), *ALIASES])
-    parser.add_argument("game", metavar="GAME", choices=games, help="one of: " + ", ".join(games))
+    names = sorted(games.names_and_aliases())
+    parser.add_argument("game", metavar="GAME", choices=names, help="one of: " + ", ".join(names))
     parser.add_argument("files", nargs="*", metavar="FILE", help="the game's inputs ('-' or none: standard input)")
     parser.set_defaults(func=main)
 
@@ -35,21 +32,32 @@ class JudgeParser(argparse.ArgumentParser):
 
     def format_help(self) -> str:
         lines = []
-        for name in referees.names():
-            referee = referees.get(name)
+        for referee, aliases in _judged():
             if referee.judge_inputs:
-                also = "".join(f" (or {alias})" for alias, target in ALIASES.items() if target == name)
-                lines.append(f"  arena judge {name}{also} {referee.judge_help}")
+                also = "".join(f" (or {alias})" for alias in aliases)
+                lines.append(f"  arena judge {referee.name}{also} {referee.judge_help}")
         return (super().format_help() + "\njudge modes:\n" + "\n".join(lines) + "\n\n"
                 "A small input for every judge mode, and what each prints: boards/examples/README.md.\n")
 
 
+def _judged() -> list[tuple[Referee, tuple[str, ...]]]:
+    """The referees of the games that load, with their other names (a game that does not load is
+    left out here; arena games says why)."""
+    found = []
+    for entry in games.installed().values():
+        try:
+            found.append((entry.referee(), entry.game.aliases))
+        except games.GameError:
+            continue
+    return found
+
+
 def main(args: argparse.Namespace) -> int:
-    args.game = ALIASES.get(args.game, args.game)
     referee = get_referee(args.game)
+    args.game = referee.name
     wanted = referee.judge_inputs
     if not wanted:
-        judged = [name for name in referees.names() if referees.get(name).judge_inputs]
+        judged = [referee.name for referee, _ in _judged() if referee.judge_inputs]
         raise ArenaError(f"game {args.game!r} has no judge mode; these have one: {', '.join(judged)}")
     files = list(args.files)
     if len(wanted) == 1 and not files:

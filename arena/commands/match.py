@@ -22,15 +22,14 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-import generator
-import referees
-from arena import report, stats, tables, tournament
+from arena import games, report, stats, tables, tournament
 from arena.boards import Board, find_boards, load_board
-from arena.commands import get_referee, positive_int
+from arena.commands import game_of_boards, get_referee, positive_int
 from arena.commands.run import _setup_logging, add_run_options, tournament_of
 from arena.errors import ArenaError
 from arena.store import LOG, Store, Summary
 from generator import BadParameters
+from referees.base import Referee
 
 log = logging.getLogger("arena")
 
@@ -88,9 +87,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_match_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="paint", metavar="GAME",
-                        help="the game (default paint); a two-player one of: "
-                        f"{', '.join(n for n in referees.names() if referees.get(n).players == 2)}")
+    parser.add_argument("--game", metavar="GAME",
+                        help="the game, a two-player one (arena games lists them); by default the one the "
+                        "boards' manifest.json names, or that of --generate")
     parser.add_argument("--boards", nargs="+", metavar="BOARD",
                         help="board files, or folders whose *.in files are boards, played in this order")
     parser.add_argument("--max-pairs", type=positive_int, metavar="N",
@@ -142,9 +141,9 @@ def _read_generate(args: argparse.Namespace) -> tuple[Any, argparse.Namespace] |
     if args.generate is None:
         return None
     if not args.generate:
-        raise ArenaError(f"--generate: name a game, one of: {', '.join(generator.names())}")
+        raise ArenaError(f"--generate: name a game, one of: {', '.join(games.generators())}")
     try:
-        module = generator.get(args.generate[0])
+        module = games.generator(args.generate[0])
     except LookupError as exc:
         raise ArenaError(f"--generate: {exc}") from None
     own = argparse.ArgumentParser(prog=f"arena match --generate {module.GAME}", add_help=False)
@@ -159,7 +158,7 @@ def _read_generate(args: argparse.Namespace) -> tuple[Any, argparse.Namespace] |
     return module, params
 
 
-def _generated(referee: referees.Referee, module: Any, params: argparse.Namespace, folder: Path,
+def _generated(referee: Referee, module: Any, params: argparse.Namespace, folder: Path,
                played: dict[str, str]) -> Iterator[tuple[Board, Any]]:
     """Boards from seeds S, S + 1, ..., written to ``folder`` as ``seedN.in``; a
     board that no longer matches the one its recorded games were played on
@@ -187,7 +186,7 @@ def main(args: argparse.Namespace) -> int:
     generate = _read_generate(args)
     if (generate is None) == (args.boards is None):
         raise ArenaError("give the boards: either --boards or --generate (not both)")
-    referee = get_referee(args.game)
+    referee = get_referee(game_of_boards(args.game, args.boards, generate and generate[0].GAME))
     if referee.players != 2:
         raise ArenaError(f"{referee.name} is a single-player game: a match needs a two-player game")
     sprt = parse_sprt(args.sprt) if args.sprt is not None else None

@@ -18,7 +18,6 @@ from typing import Any
 import multiprocessing_logging
 from tabulate import tabulate_formats
 
-import referees
 from arena import languages, report, tables, tournament
 from arena.boards import Board, find_boards, load_board
 from arena.bots import Bot, Compilers
@@ -26,6 +25,7 @@ from arena.commands import (
     add_bot_options,
     add_tls_options,
     compilers_of,
+    game_of_boards,
     get_referee,
     positive_float,
     positive_int,
@@ -38,6 +38,7 @@ from arena.process import Limits
 from arena.sandbox import Runner, Sandbox
 from arena.store import LOG, Store
 from arena.text import SafeFormatter, display, name_problem
+from referees.base import Referee
 
 log = logging.getLogger("arena")
 
@@ -56,8 +57,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "tournament.json, games.jsonl (one line per game, written as it finishes), arena.log and tables.txt. "
         "Running the same command with the same --name resumes an interrupted tournament.",
     )
-    parser.add_argument("--game", default="paint", metavar="GAME",
-                        help=f"the game (default paint); one of: {', '.join(referees.names())}")
+    parser.add_argument("--game", metavar="GAME",
+                        help="the game (arena games lists them); by default the one the boards' manifest.json "
+                        "names (arena generate writes one)")
     parser.add_argument("--bots", nargs="+", required=True, metavar="BOT",
                         help="bot files and folders: a source of one of the languages of 'arena languages' "
                         "(.py, .c, .cpp/.cc/.cxx, .java, .rs, .go, .js, .cs; compiled once per tournament where "
@@ -126,7 +128,7 @@ def tournament_name(text: str) -> str:
 
 def main(args: argparse.Namespace) -> int:
     check_options(args)
-    referee = get_referee(args.game)
+    referee = get_referee(game_of_boards(args.game, args.boards, recursive=args.recursive))
     boards = tuple(load_board(referee, path) for path in find_boards(args.boards, recursive=args.recursive))
     _check_unique_names(board for board, _ in boards)
     name = args.name or time.strftime(f"{referee.name}-%Y%m%d-%H%M%S")
@@ -137,7 +139,7 @@ def main(args: argparse.Namespace) -> int:
     return _play(game, store, args, name, _play_all(args))
 
 
-def tournament_of(args: argparse.Namespace, referee: referees.Referee,
+def tournament_of(args: argparse.Namespace, referee: Referee,
                   boards: tuple[tuple[Board, Any], ...]) -> tournament.Tournament:
     """The bots (copied, compiled, sandboxed) and the limits the options
     name (``add_run_options``), as a tournament on ``boards``; limits that

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import argparse
-from importlib import import_module
 from pathlib import Path
 
+from arena import games
 from arena.boards import load_board
 from arena.commands import get_referee, positive_float
 
-# game -> module with solve_lines(referee, state, max_seconds) -> list[str]
-_SOLVERS = {"paint": "players.paint"}
+
+def _solvers() -> list[str]:
+    """The games that declare a solver: a module with solve_lines(referee, state, max_seconds) -> lines."""
+    return [name for name, entry in games.installed().items() if _declares_solver(entry)]
+
+
+def _declares_solver(entry: games.Installed) -> bool:
+    try:
+        return bool(entry.game.solver)
+    except games.GameError:
+        return False
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -20,7 +29,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Print the game-theoretic value of a position for the player to move "
         "(win / draw / loss) and one best move, or say that the position is too big.",
     )
-    parser.add_argument("game", choices=sorted(_SOLVERS), metavar="GAME", help="one of: " + ", ".join(_SOLVERS))
+    solvers = _solvers()
+    parser.add_argument("game", choices=solvers, metavar="GAME", help="one of: " + ", ".join(solvers))
     parser.add_argument("board", metavar="BOARD", help="the position, in board-file format")
     parser.add_argument("--max-seconds", type=positive_float, default=10.0, help="give up after this long (default 10)")
     parser.set_defaults(func=main)
@@ -29,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     referee = get_referee(args.game)
     _, state = load_board(referee, Path(args.board))
-    solver = import_module(_SOLVERS[args.game])
+    solver = games.get(args.game).solver()
     lines = solver.solve_lines(referee, state, args.max_seconds)
     for line in lines:
         print(line)

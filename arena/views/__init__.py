@@ -1,13 +1,12 @@
-"""How each game looks in a replay: one module per game, the same shape each.
+"""How a game looks in a replay: what every game's view makes, and how it is found.
 
 A view turns a game's states (recomputed by its referee) into ``Frame``s: the
 grids the browser draws, the text the terminal prints, and a line saying what
-happened.  The drawing code of a game lives in its module here and nowhere
-else; the rules stay in ``referees/``: a view asks its referee, never
-re-implements it.
+happened.  The drawing code of a game lives in its view (named by the game's
+declaration, ``arena.games``) and nowhere else; the rules stay in its referee:
+a view asks its referee, never re-implements it.
 
-Every view module has a class ``View`` built from ``(referee, initial state,
-seat names)`` with:
+A view is a class built from ``(referee, initial state, seat names)`` with:
 
 * ``start(state) -> Frame``: the board before the first move;
 * ``frames(state, move, seat) -> list[tuple[Frame, state]]``: an accepted
@@ -22,22 +21,11 @@ seat names)`` with:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any
 
 #: The colours of the seats (first, second player), for regions, balls, letters.
 SEAT_COLOURS = ("#2f6fd6", "#e0762b")
 SEAT_TINTS = ("#cfe0fb", "#fbdcc6")
-
-_MODULES = {
-    "paint": "paint",
-    "tictactoe3d": "tictactoe3d",
-    "crossword-pve": "crossword",
-    "crossword-pvp": "crossword",
-    "threes": "threes",
-    "match3": "match3",
-}
-
 
 @dataclass(frozen=True)
 class Cell:
@@ -99,15 +87,9 @@ class Frame:
 def get(game: str, referee: Any, initial: Any, seats: list[str]) -> Any:
     """The view of ``game`` for one replay (a fresh object: views remember who
     painted what)."""
-    return _module(game).View(referee, initial, seats)
+    from arena import games
 
-
-def _module(game: str) -> Any:
-    try:
-        return import_module(f"arena.views.{_MODULES[game]}")
-    except KeyError:
-        raise LookupError(f"no replay view for game {game!r}; views exist for: {', '.join(sorted(_MODULES))}") \
-            from None
+    return games.get(game).view()(referee, initial, seats)
 
 
 def seat_name(seats: list[str], seat: int) -> str:
@@ -117,4 +99,6 @@ def seat_name(seats: list[str], seat: int) -> str:
 
 def legend(game: str) -> str:
     """What the colours and marks of a game's drawing mean."""
-    return _module(game).View.legend
+    from arena import games
+
+    return games.get(game).view().legend
