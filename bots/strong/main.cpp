@@ -40,9 +40,11 @@ using namespace std;
 typedef uint32_t u32;
 typedef uint64_t u64;
 
-static double DEADLINE = 0.62;
+static double DEADLINE = 0.65;
 static int USE_MCTS = 1, MODEL = 1;
-static double MODEL_SHARE = 0.6;  // CPU seconds of the process by which the move is chosen
+static double MODEL_SHARE = 0.6;
+static double RANK_SHARE = 0.3;  // of the move's time, at most, for the ranking by Grundy estimates
+static int TREE_GRUNDY = 0;  // CPU seconds of the process by which the move is chosen
 
 static double cpu() {
     timespec t;
@@ -815,13 +817,46 @@ static Pos posOfPlay(const Play& pl) {
 
 // Candidate moves of a position, best-looking first (prior: a parity heuristic).
 struct Cand { Mask region; float prior; int i, k; long long rank; };
-// The parity heuristic: a win at once; else leave the opponent an even number of paintable
-// numbers (as if each were one move), fewest first; a draw only as a last resort; then the most
-// damage to the other numbers' zones.  Smallest rank first.
-static void rankedMoves(const Pos& pos, vector<Cand>& out) {
+
+// A part's Grundy value when the exact search finds it within `limit` steps (small parts),
+// else the parity of its numbers (as if each were one move): the estimate the ranking uses.
+static int RANK_PART = 8;       // parts of at most this many numbers are valued exactly
+static long RANK_STEPS = 3000;  // search steps allowed per part valued
+static int grundyEstimate(const Part& p) {
+    int count = p.nums.size();
+    if (count == 1) return 1;
+    if (count <= RANK_PART) {
+        Budget saved = budget;
+        budget.limit = budget.nodes + RANK_STEPS;
+        int g = -1;
+        try {
+            g = grundyOf(p);
+        } catch (TooBig&) {
+        }
+        long used = budget.nodes;
+        budget = saved;
+        budget.nodes = used;
+        if (g >= 0) return g;
+    }
+    return count & 1;
+}
+
+// The ranking: a win at once; else leave the opponent a position of Grundy value 0 as far as
+// it can be told (small parts valued exactly, the others by the parity of their numbers: each
+// number as one move), then an even number of paintable numbers, fewest first; a draw only as a
+// last resort; then the most damage to the other numbers' zones.  Smallest rank first.  Past
+// `until` (CPU), the rest are ranked by parity alone.
+static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18) {
     int total = pos.numbers();
     bool saved = gExact;
-    gExact = false;
+    gExact = true;
+    vector<int> grundies;
+    int all = 0;
+    bool grundy = until > 0;
+    for (auto& p : pos.parts) {
+        grundies.push_back(grundy ? grundyEstimate(p) : (int)(p.nums.size() & 1));
+        all ^= grundies.back();
+    }
     for (int i = 0; i < (int)pos.parts.size(); ++i) {
         const Part& p = pos.parts[i];
         for (int k = 0; k < (int)p.nums.size(); ++k) {
@@ -832,20 +867,32 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out) {
                 Mask empty = ANDNOT(p.empty, gone);
                 int live = 0;
                 bool died = false;
+                vector<Live> rest;
                 for (int j = 0; j < (int)p.nums.size(); ++j) {
                     if (j == k) continue;
                     const Num& n = p.nums[j];
                     if (TEST(gone, n.at)) { died = true; continue; }
-                    if (MEETS(p.zones[j], gone) && COUNT(zoneOf(n.at, n.v, empty, true)) < n.v) { died = true; continue; }
+                    Mask z = p.zones[j];
+                    if (MEETS(z, gone)) {
+                        z = zoneOf(n.at, n.v, empty, !grundy);
+                        if (COUNT(z) < n.v) { died = true; continue; }
+                    }
                     ++live;
+                    rest.push_back({n, z});
                 }
                 int left = total - (int)p.nums.size() + live;
                 bool won = left == 0 && (died || pos.dead);
                 bool drawn = left == 0 && !(died || pos.dead);
                 int damage = COUNT(AND(gone, p.cells));
-                long long rank = ((long long)!won << 42) | ((long long)drawn << 41) | ((long long)(left & 1) << 40) |
-                                 ((long long)left << 16) | (0xffff - damage);
-                float prior = won ? 1.0f : drawn ? 0.3f : (left % 2 == 0 ? 0.6f : 0.4f);
+                int after = left & 1;
+                if (grundy && cpu() > until) grundy = false;
+                if (grundy) {
+                    after = all ^ grundies[i];
+                    for (auto& q : makeParts(empty, rest)) after ^= grundyEstimate(q);
+                }
+                long long rank = ((long long)!won << 43) | ((long long)drawn << 42) | ((long long)(after != 0) << 41) |
+                                 ((long long)(left & 1) << 40) | ((long long)left << 16) | (0xffff - damage);
+                float prior = won ? 1.0f : drawn ? 0.3f : after == 0 ? 0.65f : (left % 2 == 0 ? 0.5f : 0.35f);
                 out.push_back({r, prior, i, k, rank});
             }
         }
@@ -898,7 +945,7 @@ static void expand(int id, Play& pl) {
         if (nodes[id].proven != 2) return;
     }
     vector<Cand> cands;
-    rankedMoves(pos, cands);
+    rankedMoves(pos, cands, TREE_GRUNDY ? 1e18 : 0);
     if (nodes.size() + cands.size() > MAX_NODES || pool.size() + cands.size() * 20 > MAX_POOL) return;
     int first = nodes.size();
     for (auto& cd : cands) {
@@ -1156,7 +1203,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     if (pos.parts.empty()) return "no move";
     // 1. the candidates, ranked by the parity heuristic
     vector<Cand> ranked;
-    rankedMoves(pos, ranked);
+    rankedMoves(pos, ranked, start + RANK_SHARE * (DEADLINE - start));
     if (ranked.empty()) return "no candidate";
     maskCells(ranked[0].region, region, b.S);
     const char* how = "parity";
@@ -1234,6 +1281,8 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_DEADLINE")) DEADLINE = atof(d);
     if (const char* d = getenv("STRONG_MCTS")) USE_MCTS = atoi(d);
     if (const char* d = getenv("STRONG_MODEL")) MODEL = atoi(d);
+    if (const char* d = getenv("STRONG_RANK")) RANK_SHARE = atof(d);
+    if (const char* d = getenv("STRONG_TREE_GRUNDY")) TREE_GRUNDY = atoi(d);
     bool verbose = getenv("STRONG_VERBOSE") != nullptr;
     signal(SIGXFSZ, SIG_IGN);  // a file over the size limit: a failed write, not the end of the bot
     Board b;
