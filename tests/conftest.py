@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -54,3 +57,17 @@ def browser():
             yield launched
         finally:
             launched.close()
+
+
+def install_new_game(name: str, folder: Path) -> Path:
+    """``arena new-game NAME`` written into ``folder`` and installed with pip into ``folder/site``
+    (a real installation, kept out of the test environment): the folder to put on PYTHONPATH."""
+    made = subprocess.run([sys.executable, "-m", "arena.cli", "new-game", name, "--out", str(folder / f"arena-{name}")],
+                          capture_output=True, text=True, check=False)
+    assert made.returncode == 0, made.stderr
+    site = folder / "site"
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+                          "--target", str(site), str(folder / f"arena-{name}")], check=False, capture_output=True,
+                         text=True)
+    assert pip.returncode == 0, pip.stderr
+    return site

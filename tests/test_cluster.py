@@ -17,7 +17,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from conftest import reap_adopted
+from conftest import install_new_game, reap_adopted
 
 REPO = Path(__file__).resolve().parent.parent
 # first playable number, first legal region: deterministic, and slow enough to be caught mid-game
@@ -67,11 +67,12 @@ class Cluster:
             self.wait_for_workers(workers)
         return self
 
-    def add_worker(self, processes: int = 1, cwd: Path | None = None, options: tuple[str, ...] = ()) -> subprocess.Popen:
+    def add_worker(self, processes: int = 1, cwd: Path | None = None, options: tuple[str, ...] = (),
+                   env: dict[str, str] | None = None) -> subprocess.Popen:
         number = len(self.workers)
         command = [sys.executable, "-m", "arena.cli", "worker", self.address, "--nworkers", str(processes),
                    "--cache", str(self.folder / f"cache{number}"), "--name", f"w{number}", *options]
-        proc = self._start(*command, log=f"worker{number}.log", cwd=cwd)
+        proc = self._start(*command, log=f"worker{number}.log", cwd=cwd, env=env)
         self.workers.append(proc)
         return proc
 
@@ -325,6 +326,26 @@ def test_when_no_worker_can_play_the_run_stops_saying_why(own_cluster, tmp_path)
     error = result.stderr[result.stderr.index("arena: error:"):]
     assert f"no worker of {own_cluster.address} can play (1 connected, 1 set aside" in error
     assert "its arena differs from the client's" in error and "Resume with: arena run" in error
+
+
+def test_a_worker_without_the_games_package_is_set_aside_and_one_with_it_plays(own_cluster, tmp_path):
+    """A game of another package is needed on the workers too: the one without it says so and plays
+    nothing; the one with it (the same package, installed) plays every game."""
+    site = install_new_game("race7", tmp_path / "game")
+    with_game = {**os.environ, "PYTHONPATH": str(site)}
+    own_cluster.start(workers=0)
+    own_cluster.add_worker()  # no race7 here
+    own_cluster.add_worker(env=with_game)
+    own_cluster.wait_for_workers(2)
+    boards = site / "race7" / "boards"
+    bots = [str(site / "race7" / "bots" / name) for name in ("random.py", "perfect.py")]
+    result = subprocess.run([sys.executable, "-m", "arena.cli", "run", "--bots", *bots, "--boards", str(boards),
+                             "--name", "t", "--cluster", own_cluster.address], cwd=tmp_path, env=with_game,
+                            capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "is set aside, its games go to the others: it cannot play 'race7'" in result.stderr
+    records = _records(tmp_path / "results" / "t")
+    assert len(records) == 8 and {r["worker"] for r in records} == {"w1"} and {r["game"] for r in records} == {"race7"}
 
 
 def test_a_tls_cluster_plays_and_refuses_whoever_has_not_its_certificates(own_cluster, tmp_path):

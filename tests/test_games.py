@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import install_new_game
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -98,15 +99,16 @@ def test_the_game_is_that_of_the_boards_when_not_given(tmp_path):
     assert '"game": "tictactoe3d"' in (tmp_path / "r" / "t" / "tournament.json").read_text()
 
 
-def test_a_new_game_from_the_skeleton_is_playable_once_installed(tmp_path):
-    made = _arena("new-game", "race21", "--out", str(tmp_path / "arena-race21"), cwd=tmp_path)
+def test_new_game_says_what_to_do_next(tmp_path):
+    made = _arena("new-game", "race21", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert made.returncode == 0, made.stderr
-    assert "pip install -e" in made.stdout
-    site = tmp_path / "site"
-    pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                          "--target", str(site), str(tmp_path / "arena-race21")], check=False, capture_output=True,
-                         text=True)
-    assert pip.returncode == 0, pip.stderr
+    assert f"pip install -e {tmp_path / 'out'}" in made.stdout and "arena games --check race21" in made.stdout
+    again = _arena("new-game", "race21", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert again.returncode == 2 and "exists and is not empty" in again.stderr
+
+
+def test_a_new_game_from_the_skeleton_is_playable_once_installed(tmp_path):
+    site = install_new_game("race21", tmp_path)
     listed = _arena("games", site=site)
     assert any(line.split()[:1] == ["race21"] and "arena-race21 0.1.0" in line for line in listed.stdout.splitlines())
     checked = _arena("games", "--check", "race21", site=site)
