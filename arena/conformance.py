@@ -10,10 +10,10 @@
 * ``judge``: the judge mode gives the referee's result on a random game (where the referee
   says how to write one as the judge's input: ``Referee.judge_case``);
 * ``tournament``: its example bots play a short tournament whose records replay and whose
-  report is written (``tournament(entry, folder)``; the browser opens it in the tests).
+  report is written (``tournament(entry, folder)``), and opens in Chromium where there is one.
 
 ``arena games --check GAME`` prints them; ``tests/test_conformance.py`` runs them on every
-installed game and opens the pages in Chromium.
+installed game (where the browser is required).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -289,5 +290,48 @@ def _tournament_problem(entry: games.Installed) -> str:
     with tempfile.TemporaryDirectory(prefix="arena-check-") as tmp:
         index = tournament(entry, Path(tmp))
         pages = len(list(index.parent.glob("games/*.html")))
-    return f"{pages} replay pages"
+        opened = in_chromium(entry.name, index)
+    return f"{pages} replay page{'' if pages == 1 else 's'}, {opened}"
+
+
+def in_chromium(game: str, index: Path) -> str:
+    """Open the report in the system's Chromium (through Playwright), where there are both."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return "not opened in a browser: pip install playwright to have them opened"
+    if chromium is None:
+        return "not opened in a browser: no Chromium here (Debian: apt-get install chromium)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            open_pages(browser, game, index)
+        finally:
+            browser.close()
+    return "opened in Chromium"
+
+
+def open_pages(browser: Any, game: str, index: Path) -> None:
+    """The report's index and its first replay in a Playwright browser: they name the game, the
+    replay draws its board and steps to its end, and no page raises an error."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(index.as_uri())
+        if game not in page.inner_text("body"):
+            raise Failed(f"the report's index does not name the game {game!r}")
+        replays = sorted(index.parent.glob("games/*.html"))
+        if not replays:
+            raise Failed("the report has no replay page")
+        page.goto(replays[0].as_uri())
+        page.wait_for_selector(".grid .c", timeout=10_000)
+        page.click("#last")
+        if not (page.inner_text("#result") or page.inner_text("#label")):
+            raise Failed(f"{replays[0].name}: the last step says nothing")
+    finally:
+        page.close()
+    if errors:
+        raise Failed(f"the pages raised errors: {'; '.join(errors)}")
 

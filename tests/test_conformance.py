@@ -32,17 +32,4 @@ def test_every_games_declared_bots_and_boards_exist(game):
 @pytest.mark.parametrize("game", games.names())
 def test_a_short_tournament_of_every_game_opens_in_the_browser(game, browser, tmp_path: Path):
     index = conformance.tournament(games.get(game), tmp_path)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(index.as_uri())
-    assert game in page.inner_text("body")
-    replays = sorted(index.parent.glob("games/*.html"))
-    assert replays
-    page.goto(replays[0].as_uri())
-    page.wait_for_selector(".grid .c")
-    page.click("#last")
-    assert page.eval_on_selector_all(".grid .c", "cells => cells.length") > 0
-    assert page.inner_text("#result") or page.inner_text("#label")
-    page.close()
-    assert errors == []
+    conformance.open_pages(browser, game, index)

@@ -25,8 +25,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="run the conformance checks on the named games (none named: every game): random "
                         "legal games through the referee, the generator's boards by seed, the view drawing "
                         "every step, the judge agreeing with the referee, and a short tournament of the game's "
-                        "example bots whose records replay and whose report is written; exit status 1 if one "
-                        "fails (the browser half is tests/test_conformance.py's)")
+                        "example bots whose records replay and whose report is written and opens in Chromium "
+                        "(where Chromium and playwright are installed); exit status 1 if one fails")
     parser.add_argument("--quick", action="store_true", help="with --check: no tournament (the checks of the "
                         "rules, the generator and the view only)")
     parser.set_defaults(func=main)
