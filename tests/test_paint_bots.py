@@ -18,13 +18,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_paint_solver import brute_value, random_state
+from test_paint_solver import brute_value, engine_solve, random_state
 
+from generator.paint import generate_board
 from players.paint import (
     DRAW,
     LOSS,
     WIN,
     Solver,
+    engine_lines,
     greedy_region,
     parity_region,
     position,
@@ -233,3 +235,24 @@ def test_strong_keeps_a_memory_and_survives_a_broken_one(champion, tmp_path):
         state = apply_move(state, move)
         assert 0 < (folder / "strong.memory").stat().st_size <= 8 * 2**20
         assert cpu < 0.8
+
+
+def test_strong_wins_a_won_10x10_board_against_the_solver(champion, tmp_path):
+    """The first player wins this board (arena solve settles it at once); the champion, first,
+    wins it against a defender that plays the solver's move, or a random one when lost
+    (benchmarks/bench_strong_exact.py games: boards the solver settles within a minute)."""
+    state = generate_board(10, 2, 3, 6, 2)
+    if engine_lines(state, 10) is None:
+        pytest.skip("no C++ engine")
+    assert engine_solve(state)[0] == WIN
+    rng = random.Random(2)
+    while (end := outcome(state)) is None:
+        if state.seat == 0:
+            move, cpu = run_bot([str(champion)], tmp_path / "strong", state)
+            assert cpu < 0.8
+        else:
+            _, best = engine_solve(state)
+            move = best or REFEREE.random_move(state, rng)
+        check_move(state, move)
+        state = apply_move(state, move)
+    assert end.winner == 0
