@@ -62,8 +62,7 @@ from arena.boards import Board
 from arena.bots import Bot, Compilers, Excluded, prepare_bot
 from arena.errors import ArenaError
 from arena.match import GameSpec, play
-from arena.process import Limits
-from arena.sandbox import Sandbox
+from arena.sandbox import Limits, Sandbox
 from arena.tournament import Todo, Tournament, play_in_worker, worker_init
 from referees.base import Referee
 

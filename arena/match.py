@@ -22,8 +22,7 @@ from typing import Any
 from arena.boards import Board
 from arena.bots import Bot
 from arena.languages import with_limits
-from arena.process import Invocation, Limits
-from arena.sandbox import Runner, Sandbox
+from arena.sandbox import Invocation, Limits, Runner, Sandbox
 from referees.base import BadOutput, IllegalMove, Outcome, Referee
 
 log = logging.getLogger("arena.match")

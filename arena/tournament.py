@@ -39,8 +39,7 @@ from arena import formats
 from arena.boards import Board
 from arena.bots import Bot, Excluded
 from arena.match import GameSpec, play
-from arena.process import Limits
-from arena.sandbox import Sandbox, close_kept
+from arena.sandbox import Limits, Sandbox, close_kept
 from arena.store import Store
 from referees.base import Referee
 

@@ -31,8 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.process import Limits, run_bot
-from arena.sandbox import Session, configure
+from arena.sandbox import Limits, Session, configure, run_bot
 
 BOT = r"""
 #include <stdio.h>

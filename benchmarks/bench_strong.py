@@ -3,7 +3,7 @@
 Plays the strong bot (bots/strong, compiled here as the arena compiles it; or
 ``--bot`` another, e.g. bots/search.py) against an opponent (greedy by default) on each board,
 in both seat orders, every bot invocation a real process run by
-``arena.process.run_bot`` under the 1 s CPU limit, with ``--parallel`` games
+``arena.sandbox.process.run_bot`` under the 1 s CPU limit, with ``--parallel`` games
 at once (default 2: another game runs beside it, as in a tournament on this
 2-core machine).  Prints the strong bot's CPU time per move (median, 90th
 percentile, max) and the games' results; exits 1 if the max reaches
@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from arena.boards import find_boards
-from arena.process import Limits, run_bot
+from arena.sandbox import Limits, run_bot
 from referees.paint import PaintReferee, apply_move, check_move, outcome, parse_board
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ import pytest
 
 from arena.bots import Bot, Excluded, prepare_bots
 from arena.errors import ArenaError
-from arena.process import Limits, run_bot
+from arena.sandbox import Limits, run_bot
 
 FAKE = Path(__file__).parent / "fakebots"
 needs_cc = pytest.mark.skipif(not (shutil.which("cc") and shutil.which("c++")), reason="no C/C++ compiler")

@@ -34,3 +34,9 @@ def test_a_wheel_holds_the_crossword_dictionary_and_generates_the_shipped_board(
     assert done.returncode == 0, done.stderr
     assert done.stdout == (ROOT / "boards/crossword/board1.in").read_text()
     assert (site / "generator" / "words-COPYRIGHT.txt").is_file()
+    # the games' views, and the skeleton 'arena new-game' copies, are in the wheel too
+    assert (site / "views" / "paint.py").is_file()
+    assert (site / "arena" / "skeleton" / "__game__" / "rules.py").is_file()
+    assert (site / "arena" / "skeleton" / "__game__" / "boards" / "manifest.json").is_file()
+    entry_points = next(site.glob("arena-*.dist-info")) / "entry_points.txt"
+    assert "[arena.games]" in entry_points.read_text() and "paint = referees:PAINT" in entry_points.read_text()

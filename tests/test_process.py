@@ -11,8 +11,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-import arena.process
-from arena.process import Invocation, Limits, prepare_folder, read_output, run_bot
+import arena.sandbox.process
+from arena.sandbox import Invocation, Limits, prepare_folder, read_output, run_bot
 
 FAKE = Path(__file__).parent / "fakebots"
 FAST = Limits(cpu=0.3)
@@ -288,7 +288,7 @@ def test_read_output_refuses_a_file_over_the_limit_and_links(tmp_path: Path) -> 
 
 def test_without_a_pidfd_the_exit_is_polled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # kernels before 5.3 have no pidfd_open: the same verdicts, by polling
-    monkeypatch.setattr(arena.process, "_pidfd", lambda pid: None)
+    monkeypatch.setattr(arena.sandbox.process, "_pidfd", lambda pid: None)
     assert play(tmp_path, "ok.py").verdict == "ok"
     assert play(tmp_path, "spin.py").verdict == "time-limit"
     assert play(tmp_path, "daemon.py", "sleep").verdict == "ok"
@@ -311,7 +311,7 @@ def test_an_interrupt_just_after_the_start_still_kills_the_bot(
         started.extend(child.pid for child in psutil.Process().children(recursive=True))
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(arena.process, where, interrupted)
+    monkeypatch.setattr(arena.sandbox.process, where, interrupted)
     with pytest.raises(KeyboardInterrupt):
         play(tmp_path, "daemon.py", "sleep", "30", limits=Limits(cpu=1, wall=60))
     started.extend(pids_in(tmp_path / "daemon.pid"))

@@ -16,8 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from arena.process import Limits
-from arena.sandbox import FIRST_UID, UIDS, Session, configure
+from arena.sandbox import FIRST_UID, UIDS, Limits, Session, configure
 
 REPO = Path(__file__).resolve().parent.parent
 ATTACKS = Path(__file__).resolve().parent / "attackbots"
@@ -155,7 +154,8 @@ def test_compiling_sees_only_the_bot_and_the_toolchain(tmp_path, include):
 
 
 def test_a_sandbox_that_cannot_start_is_a_clear_error(sandbox):
-    from arena.sandbox import SandboxError, _probe
+    from arena.sandbox import SandboxError
+    from arena.sandbox.bubblewrap import _probe
 
     broken = dataclasses.replace(sandbox, extra_options=("--no-such-option",))
     with pytest.raises(SandboxError, match="(?s)bots cannot be sandboxed here.*user namespaces.*--no-sandbox"):
@@ -197,7 +197,7 @@ def test_a_sandbox_kept_for_the_next_game_starts_it_empty(sandbox, tmp_path, scr
 
 
 def test_a_move_whose_sandbox_cannot_be_emptied_first_is_played_in_a_new_one(sandbox, tmp_path, monkeypatch):
-    from arena import sandbox as sandbox_module
+    from arena.sandbox import bubblewrap as sandbox_module
 
     monkeypatch.setattr(sandbox_module, "DISK_SLACK", -1)  # nothing is empty enough: every emptying fails
     bot = tmp_path / "writer.py"
@@ -231,8 +231,8 @@ def test_a_bot_reaped_during_a_sample_is_not_counted_twice(monkeypatch):
     must then be counted once at most (it was counted twice under load)."""
     from types import SimpleNamespace
 
-    from arena import sandbox as S
-    from arena.process import CLOCK
+    from arena.sandbox import bubblewrap as S
+    from arena.sandbox.process import CLOCK
 
     reaped = []
     bot_ticks = int(0.85 * CLOCK)
@@ -259,7 +259,7 @@ def test_a_bot_starts_with_its_limits_in_its_folder(sandbox, tmp_path, strict):
     """Started by posix_spawn (or, strict, fork and exec): the bot has its four
     rlimits (soft and hard), stdin from /dev/null, its folder as working
     directory, SIGPIPE at its default; and the supervisor keeps working."""
-    from arena.process import rlimits
+    from arena.sandbox.process import rlimits
 
     bot = tmp_path / "limits.py"
     bot.write_text(textwrap.dedent("""

@@ -1,6 +1,6 @@
 """The sandbox's second pass, attacked through what the kernel shares (tests/attackbots/kernel.py):
 the organiser's keyring, channels between bots and between games (keyrings, System V and POSIX IPC,
-files), new namespaces and mounts, and the other calls the system call filter (arena/seccomp.py)
+files), new namespaces and mounts, and the other calls the system call filter (arena/sandbox/seccomp.py)
 refuses.  Each attack here worked before the filter, the new keyring, the read-only root and the
 check for IPC objects between games."""
 
@@ -16,9 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from arena import seccomp
-from arena.process import Limits
-from arena.sandbox import Runner, Session, close_kept, configure
+from arena.sandbox import Limits, Runner, Session, close_kept, configure, seccomp
 
 ATTACKS = Path(__file__).resolve().parent / "attackbots"
 KERNEL = ATTACKS / "kernel.py"

@@ -217,7 +217,7 @@ def test_games_are_played_in_an_order_that_mixes_boards_and_pairings():
     from arena import games
     from arena.boards import Board
     from arena.bots import Bot
-    from arena.process import Limits
+    from arena.sandbox import Limits
     from arena.tournament import Schedule, Tournament
 
     bots = tuple(Bot(name, Path(name), (name,), name) for name in "abcd")
@@ -239,7 +239,7 @@ def test_a_resume_plays_only_what_is_not_recorded_and_names_with_bars_are_found(
     from arena import games
     from arena.boards import Board
     from arena.bots import Bot
-    from arena.process import Limits
+    from arena.sandbox import Limits
     from arena.tournament import Schedule, Tournament
 
     bots = tuple(Bot(name, Path(name), (name,), name) for name in ("a|b", "a", "b|c"))

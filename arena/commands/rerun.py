@@ -12,9 +12,8 @@ from arena.bots import COPIES, Bot, Compilers, prepare_bot
 from arena.commands import add_bot_options, open_results, prepare_from_options
 from arena.errors import ArenaError
 from arena.match import GameSpec, play
-from arena.process import Limits
 from arena.replay import outcome_text
-from arena.sandbox import sandboxed_compiler
+from arena.sandbox import Limits, sandboxed_compiler
 from arena.text import display
 
 

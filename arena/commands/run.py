@@ -34,8 +34,7 @@ from arena.commands import (
 )
 from arena.commands.systems import add_system_options, announce, check_options, with_system
 from arena.errors import ArenaError
-from arena.process import Limits
-from arena.sandbox import Runner, Sandbox
+from arena.sandbox import Limits, Runner, Sandbox
 from arena.store import LOG, Store
 from arena.text import SafeFormatter, display, name_problem
 from referees.base import Referee

@@ -1,6 +1,6 @@
 """The system calls a sandboxed bot (and a sandboxed compiler) may not make, in one place.
 
-The sandbox (``arena/sandbox.py``) hands bubblewrap this filter, compiled once
+The sandbox (``arena/sandbox/bubblewrap.py``) hands bubblewrap this filter, compiled once
 per process with libseccomp (``--seccomp FD``); bubblewrap installs it just
 before it executes the sandbox's first process, the supervisor, so the
 supervisor and every bot it starts run under it, and no process can remove it

@@ -75,9 +75,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.supervisor import OUTPUT, prepare_folder, read_output, run_delay  # noqa: F401 (part of this module's API)
+from arena.sandbox.supervisor import OUTPUT, prepare_folder, read_output, run_delay  # noqa: F401 (part of this module's API)
 
-log = logging.getLogger("arena.process")
+log = logging.getLogger("arena.sandbox.process")
 
 #: Verdicts ``run_bot`` returns (the match layer adds "bad-output" and "illegal").
 VERDICTS = ("ok", "time-limit", "memory-limit", "crash", "no-output")

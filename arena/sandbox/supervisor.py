@@ -1,6 +1,6 @@
 """The supervisor: the first process of a bot's sandbox, which starts the bot for each move.
 
-The arena starts one sandbox per bot per game (``arena/sandbox.py``); this
+The arena starts one sandbox per bot per game (``arena/sandbox/bubblewrap.py``); this
 module is the program it runs inside, as the sandbox's PID 1, with only the
 standard library (it is run as a script, ``python -I -S supervisor.py``, so
 nothing of the arena's packages is imported).  For each move the arena sends a
@@ -58,7 +58,7 @@ OUTPUT = "game.out"
 _PR_SET_DUMPABLE, _PR_SET_NO_NEW_PRIVS = 4, 38
 
 
-# -- shared with the arena's unsandboxed runner (arena.process imports these)
+# -- shared with the arena's unsandboxed runner (arena.sandbox.process imports these)
 
 
 def prepare_folder(folder, files, create: bool = True) -> None:
