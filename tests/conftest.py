@@ -15,7 +15,7 @@ import pytest
 
 def reap_adopted() -> None:
     """Reap the zombies this test process adopted.  Once a test has run a bot in this process, it is a
-    child subreaper (arena.process), so processes orphaned under it end up its zombies: the inner
+    child subreaper (arena.sandbox.process), so processes orphaned under it end up its zombies: the inner
     process of a sandbox whose bubblewrap was killed with the arena's worker (a test killing an
     arena, a worker or a cluster's nanny), for one.  Their own arena, killed, could not reap them."""
     time.sleep(0.2)
@@ -71,3 +71,4 @@ def install_new_game(name: str, folder: Path) -> Path:
                          text=True)
     assert pip.returncode == 0, pip.stderr
     return site
+

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -223,6 +224,39 @@ def test_a_daemon_that_escaped_the_session_is_charged_its_cpu(tmp_path: Path) ->
     assert result.verdict == "time-limit", result
     assert "of CPU" in result.message
     assert_gone(*pids_in(tmp_path / "daemon.pid"))
+
+
+_STRANGER = """
+import os, sys, time
+if os.fork() == 0:  # the stranger: born now, orphaned in 0.3 s, while the bot runs
+    block = bytearray(300 * 2**20)
+    block[::4096] = b"x" * len(block[::4096])
+    open(sys.argv[1], "w").write(str(os.getpid()))
+    time.sleep(4)
+    os._exit(0)
+time.sleep(0.3)
+"""
+
+
+def test_an_orphan_of_something_else_adopted_while_the_bot_runs_is_not_charged_to_it(tmp_path: Path) -> None:
+    # This process is a subreaper once it has run a bot, so the orphans of anything it ran (a
+    # browser's helpers, in the test suite) become its children at any time: a bot must not be
+    # charged the 300 MB of one that was re-parented while it ran.
+    assert play(tmp_path / "warm", "ok.py").verdict == "ok"
+    parent = subprocess.Popen([sys.executable, "-c", _STRANGER, str(tmp_path / "stranger.pid")])
+    while not (tmp_path / "stranger.pid").exists() or not (tmp_path / "stranger.pid").read_text():
+        time.sleep(0.01)
+    stranger = int((tmp_path / "stranger.pid").read_text())
+    bot = [sys.executable, "-c", "import time; time.sleep(0.8); open('game.out', 'w').write('1\\n')"]
+    try:
+        result = run_bot(bot, tmp_path / "bot", {"game.in": GAME_IN}, Limits(cpu=0.5, wall=3))
+        assert parent.wait() == 0 and stranger in arena.sandbox.process.children(os.getpid())
+        assert result.verdict == "ok", result
+        assert result.peak_memory is not None and result.peak_memory < 100 * 2**20
+        assert psutil.pid_exists(stranger)  # not the bot's to kill either
+    finally:
+        os.kill(stranger, 9)
+        os.waitpid(stranger, 0)
 
 
 def test_a_child_that_burns_cpu_is_charged(tmp_path: Path) -> None:

@@ -196,6 +196,9 @@ class _Run:
         # Every child the process gains from here on is the bot's, even one started by a
         # ``start`` that was interrupted before it could note the bot's pid.
         self.before = children(os.getpid())
+        # ...and was started from here on: an orphan of something else this process ran before (a
+        # browser's helper outliving it, say) may be re-parented to it while the bot runs.
+        self.born = _uptime_ticks() - 1
         self.started = time.monotonic()
         self.proc: subprocess.Popen | None = None
         self.pid: int | None = None
@@ -300,7 +303,12 @@ class _Run:
 
     def _adopt(self) -> None:
         """Take in the bot's orphans re-parented to the arena; reap dead ones."""
-        self.adopted |= children(os.getpid()) - self.before - {self.pid}
+        for pid in children(os.getpid()) - self.before - self.adopted - {self.pid}:
+            born = started(pid)
+            if born is not None and born < self.born:
+                self.before.add(pid)  # older than the bot: not its own
+            else:
+                self.adopted.add(pid)
         for pid in list(self.adopted):
             self._reap(pid, os.WNOHANG)
 
@@ -629,6 +637,17 @@ def stat(pid: int) -> _Stat | None:
         children=int(fields[13]) + int(fields[14]),
         memory=memory,
     )
+
+
+def started(pid: int) -> int | None:
+    """When ``pid`` started, in clock ticks since boot; None when it is gone."""
+    data = _read(f"/proc/{pid}/stat")
+    return int(data[data.rindex(b")") + 2 :].split()[19]) if data else None
+
+
+def _uptime_ticks() -> int:
+    """Clock ticks since boot, on the clock of ``started``."""
+    return int(float(_read("/proc/uptime").split()[0]) * CLOCK)
 
 
 def proportional(pid: int) -> int:
