@@ -9,15 +9,19 @@ file system, without a server, for a finished or an interrupted tournament.
 
 from __future__ import annotations
 
+import hashlib
 import html
+import itertools
+import json
 import logging
+import multiprocessing
 import os
 import re
-import statistics
+import signal
+import string
 import time
-from array import array
-from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -52,42 +56,58 @@ class Game(NamedTuple):
                    len(record["moves"]) if moves is None else moves, replay.outcome_text(record), page)
 
 
-class PageNames:
-    """Each game id's page, relative to the report folder: a name made from the
-    id, distinct from the others (``-2``, ``-3``... for ids that look alike)."""
+#: The characters a page's name keeps; '|' (between an id's parts) is written '~', '/' (in a board's
+#: name) ',', any other character '_', its code in hex and '_'.
+_SAFE = frozenset(string.ascii_letters + string.digits + ".-")
 
-    def __init__(self) -> None:
-        self.taken: set[str] = set()  # (a set: looking names up among the pages was quadratic)
 
-    def add(self, game_id: str) -> str:
-        slug = re.sub(r"[^A-Za-z0-9._-]+", "-", game_id.replace("|", "--")).strip("-")
-        name, k = slug, 1
-        while name in self.taken:
-            k += 1
-            name = f"{slug}-{k}"
-        self.taken.add(name)
-        return f"games/{name}.html"
+def page_name(game_id: str) -> str:
+    """A game's replay page, relative to the report folder, made from its id alone and one to one
+    (ids that look alike get distinct names): any process, a resumed run's too, finds a game's page
+    without a list of the others (a million games: no set of a million names kept)."""
+    slug = "".join(c if c in _SAFE else "~" if c == "|" else "," if c == "/" else f"_{ord(c):x}_" for c in game_id)
+    if slug.startswith("."):  # not a hidden file
+        slug = "_2e_" + slug[1:]
+    if len(slug.encode()) > 200:  # a file's name has at most 255 bytes
+        slug = slug[:150] + "_" + hashlib.sha256(game_id.encode()).hexdigest()[:32]
+    return f"games/{slug}.html"
 
 
 def game_pages(records: Iterable[dict[str, Any]]) -> dict[str, str]:
-    """Each game id's page (``PageNames``), for records in the order of ``games.jsonl``."""
-    names = PageNames()
-    return {record["id"]: names.add(record["id"]) for record in records}
+    """Each game id's page (``page_name``)."""
+    return {record["id"]: page_name(record["id"]) for record in records}
 
 
 class _Cpu:
-    """Each bot's CPU time per invocation, for the median and the max (8 bytes a move)."""
+    """Each bot's CPU time per invocation, counted by value (records keep it to 0.1 ms): the
+    median and the max, in memory that grows with the distinct times, not with the moves."""
 
     def __init__(self) -> None:
-        self.times: dict[str, array] = defaultdict(lambda: array("d"))
+        self.times: dict[str, Counter[float]] = defaultdict(Counter)
         self.worst: dict[str, tuple[float, str, str]] = {}  # bot -> (CPU, game id, its page): the largest
 
     def add(self, record: dict[str, Any], page: str) -> None:
         for move in record["moves"]:
             bot = record["seats"][move["seat"]]
-            self.times[bot].append(move["cpu"])
+            self.times[bot][round(move["cpu"], 4)] += 1
             if bot not in self.worst or (move["cpu"], record["id"]) > self.worst[bot][:2]:
                 self.worst[bot] = (move["cpu"], record["id"], page)
+
+    def count(self, bot: str) -> int:
+        return sum(self.times[bot].values())
+
+    def median(self, bot: str) -> float:
+        counts = self.times[bot]
+        n = sum(counts.values())
+        low, high, seen = None, None, 0
+        for value in sorted(counts):
+            seen += counts[value]
+            if low is None and seen > (n - 1) // 2:
+                low = value
+            if seen > n // 2:
+                high = value
+                break
+        return (low + high) / 2 if low is not None and high is not None else 0.0
 
 
 def build(store: Store, out: Path, *, progress: Callable[[str], None] = lambda text: None) -> Path:
@@ -95,10 +115,10 @@ def build(store: Store, out: Path, *, progress: Callable[[str], None] = lambda t
 
     ``games.jsonl`` is read once, as a stream: each game's replay page is
     written as its record is read, and of the record only what the index and
-    the pair pages show is kept (``Game``: a line of the tables, and each
-    move's CPU time), so the report of a big tournament needs a small part of
-    its records' memory.  Each board is read (and checked against its hash)
-    once."""
+    the pair pages show is kept (``Game``: a line of the tables; each bot's CPU
+    times are counted by value), so the report of a big tournament needs a small
+    part of its records' memory.  Each board is read (and checked against its
+    hash) once."""
     report = Report(store, out)
     total = store.count()
     for number, record in enumerate(store.iter_records(), start=1):
@@ -111,33 +131,46 @@ class Report:
     """A report being made, one game at a time: ``add`` writes a game's replay
     page and keeps its line; ``write`` writes the index, the pair pages and the
     bot pages from what was kept (only those of bots and pairs with a game added
-    since the last ``write``, once the first is done)."""
+    since the last ``write``, once the first is done).
 
-    def __init__(self, store: Store, out: Path):
-        self.store, self.out = store, out
+    ``keep``: keep only the latest ``keep`` games of the tournament, of each bot,
+    of each pair and the latest faults (the live report: memory and the time to
+    write a page then stay the same however many games are played; the tables,
+    the results per board and the CPU times count every game all the same)."""
+
+    def __init__(self, store: Store, out: Path, *, keep: int | None = None):
+        self.store, self.out, self.keep = store, out, keep
         self.config = store.config()
         (out / "games").mkdir(parents=True, exist_ok=True)
         self.legend = views.legend(self.config["game"])
         self.referee = replay.get_referee(self.config["game"])
         self.boards: dict[tuple[str, str], Any] = {}  # (name, sha256) -> the board's initial state
-        self.names, self.games, self.faults, self.cpu = PageNames(), [], [], _Cpu()
+        self.games: deque[Game] = deque(maxlen=keep)
+        self.faults: deque[tuple[list[Any], str]] = deque(maxlen=keep)
+        self.fault_total = 0
+        self.own_faults: dict[str, deque[tuple[list[Any], str]]] = defaultdict(lambda: deque(maxlen=keep))
+        self.bot_faults: Counter[str] = Counter()
+        self.cpu = _Cpu()
         self.tally = tables.Tally.of(self.config, ())
         self.bots = BotPages([bot["name"] for bot in self.config["bots"]])
-        self.own: dict[str, list[Game]] = defaultdict(list)  # each bot's games
+        self.own: dict[str, deque[Game]] = defaultdict(lambda: deque(maxlen=keep))  # each bot's games
+        self.own_total: Counter[str] = Counter()
+        self.per_board: dict[str, dict[str, list[float]]] = defaultdict(dict)  # bot -> board -> points, games, W, D, L
+        self.solo: dict[str, list[tuple[str, str]]] = defaultdict(list)  # one player: bot -> (board, outcome)
+        self.between: dict[tuple[str, ...], deque[Game]] = defaultdict(lambda: deque(maxlen=keep))  # a pair's games
+        self.between_total: Counter[tuple[str, ...]] = Counter()
+        self.score_pages: dict[tuple[str, str], str] = {}  # one player: (bot, board) -> its game's page
         self.changed: set[str] | None = None  # the bots with a game since the last write (None: all)
-        self.pairs: set[tuple[str, ...]] = set()  # the pairs of bots that played (names sorted)
         self.changed_pairs: set[tuple[str, ...]] = set()
 
-    def add(self, record: dict[str, Any], *, missing_only: bool = False) -> Game:
-        """Count a game and write its replay page (with ``missing_only``, only if it is not there yet)."""
-        name = self.names.add(record["id"])
-        page = not (missing_only and (self.out / name).exists())
+    def add(self, record: dict[str, Any], *, missing_only: bool = False, page: bool = True) -> Game:
+        """Count a game and write its replay page (with ``missing_only``, only if it is not there
+        yet; not at all without ``page``)."""
+        name = page_name(record["id"])
+        page = page and not (missing_only and (self.out / name).exists())
         operations = None
         if page or self.referee.protocol == "one-shot":
-            board = (record["board"]["name"], record["board"].get("sha256", ""))
-            if board not in self.boards:
-                self.boards[board] = replay.recorded_board(self.referee, self.store, record)[1]
-            game = replay.replay(self.referee, self.boards[board], record)
+            game = self._replay(record)
             if page:
                 _write(self.out / name, replay_page(game, legend=self.legend, back="../index.html"))
             # a one-shot game is one invocation: count its operations, as its replay steps through them
@@ -145,32 +178,71 @@ class Report:
                 operations = sum(1 for step in game.steps if step.entry is not None and not step.frame.part)
         row = Game.of(record, name, operations)
         self.games.append(row)
-        self.faults += _fault_rows(record, name)
+        faults = _fault_rows(record, name)
+        self.faults += faults
+        self.fault_total += len(faults)
+        for fault in faults:
+            self.own_faults[fault[0][1]].append(fault)
+            self.bot_faults[fault[0][1]] += 1
         self.cpu.add(record, name)
         self.tally.add(record)
-        for seat in dict.fromkeys(row.seats):
+        for k, seat in enumerate(row.seats):
+            if seat in row.seats[:k]:
+                continue
             if seat not in self.bots.pages:
                 self.bots = BotPages([*self.bots.pages, seat])
             self.own[seat].append(row)
+            self.own_total[seat] += 1
+            if len(row.seats) == 1:
+                self.solo[seat].append((row.board, row.outcome))
+                self.score_pages[seat, row.board] = name
+            else:
+                points = row.points[k] if row.points else 0.0
+                figures = self.per_board[seat].setdefault(row.board, [0.0, 0, 0, 0, 0])
+                figures[0] += points
+                figures[1] += 1
+                figures[2 + {3.0: 0, 1.5: 1}.get(points, 2)] += 1
             if self.changed is not None:
                 self.changed.add(seat)
         if len(row.seats) == 2 and row.seats[0] != row.seats[1]:
             pair = tuple(sorted(row.seats))
-            self.pairs.add(pair)
+            self.between[pair].append(row)
+            self.between_total[pair] += 1
             self.changed_pairs.add(pair)
         return row
 
-    def write(self, state: str | None = None, *, running: bool = False, latest: int = 0, pages: bool = True) -> Path:
+    def page(self, record: dict[str, Any], *, missing_only: bool = False) -> None:
+        """Write a game's replay page alone (with ``missing_only``, only if it is not there yet)."""
+        name = page_name(record["id"])
+        if not (missing_only and (self.out / name).exists()):
+            _write(self.out / name, replay_page(self._replay(record), legend=self.legend, back="../index.html"))
+
+    def _replay(self, record: dict[str, Any]) -> replay.Replay:
+        board = (record["board"]["name"], record["board"].get("sha256", ""))
+        if board not in self.boards:
+            self.boards[board] = replay.recorded_board(self.referee, self.store, record)[1]
+        return replay.replay(self.referee, self.boards[board], record)
+
+    def bound(self, keep: int) -> None:
+        """From now on keep only the latest ``keep`` games, faults, games of a bot and of a pair."""
+        self.keep = keep
+        self.games, self.faults = deque(self.games, maxlen=keep), deque(self.faults, maxlen=keep)
+        for kept in (self.own, self.own_faults, self.between):
+            for key, rows in kept.items():
+                kept[key] = deque(rows, maxlen=keep)
+            kept.default_factory = lambda: deque(maxlen=keep)
+
+    def write(self, state: str | Callable[[int, int], str] | None = None, *, running: bool = False,
+              latest: int = 0, pages: bool = True) -> Path:
         """The index, and the pair and bot pages that changed.  ``state``: how far
-        the tournament is, in words (by default: finished or interrupted, from the
-        games played); ``running``: it is still being played, the index reloads
-        itself and lists the ``latest`` games recorded (every game: once it ends);
-        ``pages``: the pages of bots and pairs too."""
+        the tournament is, in words, or made from the games played and expected
+        (by default: finished or interrupted, from the games played); ``running``:
+        it is still being played, the index reloads itself; ``latest``: the index
+        lists the latest games recorded first; ``pages``: the pages of bots and pairs too."""
         if pages:
             self.write_pages()
         index = self.out / "index.html"
-        _write(index, _index_html(self.store, self.config, self.tally, self.games, self.faults, self.cpu,
-                                  self.bots, state, running, latest))
+        _write(index, _index_html(self, state, running, latest))
         return index
 
     def write_pages(self) -> None:
@@ -178,13 +250,12 @@ class Report:
         changed = set(self.bots.pages) if self.changed is None else self.changed
         if self.config["players"] == 2:
             (self.out / "pairs").mkdir(exist_ok=True)
-            for a, b in self.pairs if self.changed is None else self.changed_pairs:
-                both = [g for g in self.own[a] if b in g.seats]
-                _write(self.out / pair_page(a, b), _pair_html(a, b, both, self.bots))
+            for a, b in self.between if self.changed is None else self.changed_pairs:
+                _write(self.out / pair_page(a, b),
+                       _pair_html(a, b, list(self.between[a, b]), self.between_total[a, b], self.bots))
         (self.out / "bots").mkdir(exist_ok=True)
         for bot in changed:
-            _write(self.out / self.bots.pages[bot],
-                   _bot_html(bot, self.config, self.own.get(bot, []), self.faults, self.cpu, self.bots))
+            _write(self.out / self.bots.pages[bot], _bot_html(self, bot))
         self.changed, self.changed_pairs = set(), set()
 
 
@@ -199,24 +270,11 @@ class BotPages:
     """Each bot's page, relative to the report folder (``bots/NAME.html``, distinct for names alike)."""
 
     def __init__(self, bots: Iterable[str]) -> None:
-        names = PageNames()
-        self.pages: dict[str, str] = {}
-        for bot in bots:
-            if bot not in self.pages:
-                self.pages[bot] = "bots/" + names.add(bot).removeprefix("games/")
+        self.pages: dict[str, str] = {bot: "bots/" + page_name(bot).removeprefix("games/") for bot in bots}
 
     def link(self, bot: Any, up: str = "") -> str | None:
         page = self.pages.get(bot) if isinstance(bot, str) else None
         return None if page is None else up + page
-
-
-def pairs(games: Iterable[Game]) -> dict[tuple[str, str], list[Game]]:
-    """The games of each pair of bots (both seat orders), keyed by sorted names."""
-    found: dict[tuple[str, str], list[Game]] = defaultdict(list)
-    for game in games:
-        a, b = sorted(game.seats)
-        found[a, b].append(game)
-    return found
 
 
 def pair_page(a: str, b: str) -> str:
@@ -225,10 +283,12 @@ def pair_page(a: str, b: str) -> str:
 
 
 # ---------------------------------------------------------------- index
-def _index_html(store: Store, config: dict[str, Any], tally: tables.Tally, games: list[Game],
-                faults: list[tuple[list[Any], str]], cpu: _Cpu, bots: BotPages, state: str | None = None,
-                running: bool = False, latest: int = 0) -> str:
-    data = tables.data(config, tally)
+def _index_html(report: Report, state: str | Callable[[int, int], str] | None = None, running: bool = False,
+                latest: int = 0) -> str:
+    store, config, bots, games = report.store, report.config, report.bots, report.games
+    data = tables.data(config, report.tally)
+    if callable(state):
+        state = state(data["played"], data["expected"])
     if state is None:
         state = ("finished" if data["played"] >= data["expected"]
                  else "interrupted or still running: resume it with the same command")
@@ -239,19 +299,23 @@ def _index_html(store: Store, config: dict[str, Any], tally: tables.Tally, games
               f"<span id=\"state\">{html.escape(state)}</span>"
               f" · limits: {html.escape(_limits(config))}</div></header><main>")]
     if latest and games:
-        parts += _games(games[-latest:][::-1], bots, title="Latest games", order=False)
+        parts += _games(list(itertools.islice(reversed(games), latest)), bots, title="Latest games", order=False)
     for name, table in data["tables"].items():
         headers, rows = _quiet_fault_columns(table["headers"], table["rows"])
+        link = _cell_link(name, {**table, "headers": headers, "rows": rows}, report)
         parts.append(f"<h2>{html.escape(table['title'])}</h2>")
-        parts.append(_table(headers, rows, _cell_link(name, {**table, "headers": headers, "rows": rows}, games, bots),
-                            header_link=bots.link))
-    parts += brackets.section(config, tally)  # a knockout's bracket, a Swiss's rounds
-    parts += _faults(faults, bots)
-    parts += _cpu(cpu, bots)
+        parts.append(_table(headers, rows, link, header_link=bots.link))
+    parts += brackets.section(config, report.tally)  # a knockout's bracket, a Swiss's rounds
+    parts += _faults(list(report.faults), report.fault_total, bots)
+    parts += _cpu(report.cpu, bots)
     if running:  # (a list of every game grows with the games: the latest are listed above)
         parts.append("<h2>Every game</h2><p>Listed when the tournament ends; the latest are at the top.</p>")
+    elif report.keep is not None and len(games) < data["played"]:
+        parts += _games(list(reversed(games)), bots, title=f"The latest {len(games)} games", order=False)
+        parts.append(f"<p>Every game of the {data['played']} is listed, with its replay, by "
+                     f"<code>arena report {html.escape(str(store.folder))}</code>.</p>")
     else:
-        parts += _games(games, bots)
+        parts += _games(list(games), bots)
     refresh = f'<meta http-equiv="refresh" content="{RELOAD}">' if running else ""
     return page(f"{store.folder.name} – arena report", "".join(parts) + "</main>", script=SORT_SCRIPT,
                 head=refresh)
@@ -274,16 +338,16 @@ def _limits(config: dict[str, Any]) -> str:
     ])) or "-"
 
 
-def _cell_link(name: str, table: dict[str, Any], games: list[Game], bots: BotPages) -> Link:
+def _cell_link(name: str, table: dict[str, Any], report: Report) -> Link:
     """Where a table's cell links: crosstable cells to the pair's games, score
     cells to the game, bot names to the bot's page."""
-    headers = table["headers"]
+    headers, bots = table["headers"], report.bots
     bot_column = headers.index("bot") if "bot" in headers else None
 
     def bot(row: int, col: int, value: Any) -> str | None:
         return bots.link(value) if col == bot_column else None
     if name == "crosstable":
-        played = set(pairs(games))
+        played = report.between
 
         def cross(row: int, col: int, value: Any) -> str | None:
             a, b = table["rows"][row][0], headers[col]
@@ -292,7 +356,7 @@ def _cell_link(name: str, table: dict[str, Any], games: list[Game], bots: BotPag
             return pair_page(a, b) if tuple(sorted((a, b))) in played and a != b else None
         return cross
     if name == "scores":
-        by_cell = {(game.seats[0], game.board): game.page for game in games}
+        by_cell = report.score_pages
 
         def score(row: int, col: int, value: Any) -> str | None:
             return bot(row, col, value) or by_cell.get((table["rows"][row][1], headers[col]))
@@ -346,11 +410,13 @@ def _fault_rows(record: dict[str, Any], page: str) -> list[tuple[list[Any], str]
             for number, move in enumerate(record["moves"], start=1) if move["verdict"] != "ok"]
 
 
-def _faults(faults: list[tuple[list[Any], str]], bots: BotPages, up: str = "") -> list[str]:
+def _faults(faults: list[tuple[list[Any], str]], total: int, bots: BotPages, up: str = "") -> list[str]:
+    """The faults table (``total``: how many there were, when only the latest are kept)."""
     if not faults:
         return ["<h2>Faults</h2><p>None: every bot answered every time, in time, legally.</p>"]
     rows, links = [row for row, _ in faults], [link for _, link in faults]
-    return ["<h2>Faults</h2>",
+    title = "Faults" if total <= len(faults) else f"Faults: the latest {len(faults)} of {total}"
+    return [f"<h2>{title}</h2>",
             _table(["game", "bot", "move", "verdict", "message"], rows,
                    lambda r, c, v: up + links[r] if c == 0 else bots.link(v, up) if c == 1 else None)]
 
@@ -359,8 +425,8 @@ def _cpu(cpu: _Cpu, bots: BotPages, only: str | None = None, up: str = "") -> li
     """CPU seconds per invocation, per bot: median, max (linked to its game), count."""
     rows, links = [], []
     for bot in sorted(cpu.times) if only is None else [only] if only in cpu.times else []:
-        times, (worst, game_id, page) = cpu.times[bot], cpu.worst[bot]
-        rows.append([bot, len(times), f"{statistics.median(times):.3f}", f"{worst:.3f}", game_id])
+        worst, game_id, page = cpu.worst[bot]
+        rows.append([bot, cpu.count(bot), f"{cpu.median(bot):.3f}", f"{worst:.3f}", game_id])
         links.append(up + page)
     return ["<h2>CPU time per invocation (seconds)</h2>",
             _table(["bot", "invocations", "median", "max", "game of the max"], rows,
@@ -421,52 +487,54 @@ document.querySelectorAll('table.sortable').forEach((table) => {
 
 
 # ---------------------------------------------------------------- pair pages
-def _pair_html(a: str, b: str, games: list[Game], bots: BotPages) -> str:
+def _pair_html(a: str, b: str, games: list[Game], total: int, bots: BotPages) -> str:
     shown_a, shown_b = html.escape(display(a)), html.escape(display(b))
+    title = "Their games" if total <= len(games) else f"Their latest {len(games)} games"
     body = (f"<header><h1>{shown_a} and {shown_b}</h1><div class=\"sub\">"
-            f"{len(games)} games · <a href=\"../index.html\">back to the report</a></div></header><main>"
-            + "".join(_games(games, bots, "../", "Their games")) + "</main>")
+            f"{total} games · <a href=\"../index.html\">back to the report</a></div></header><main>"
+            + "".join(_games(games, bots, "../", title)) + "</main>")
     return page(f"{display(a)} and {display(b)} – arena report", body, script=SORT_SCRIPT)
 
 
 # ---------------------------------------------------------------- bot pages
-def _bot_html(bot: str, config: dict[str, Any], games: list[Game], faults: list[tuple[list[Any], str]],
-              cpu: _Cpu, bots: BotPages) -> str:
+def _bot_html(report: Report, bot: str) -> str:
     """A bot's page: its results per board, its games, its faults with their messages, its CPU per move."""
-    own = [g for g in games if bot in g.seats]
-    two = config["players"] == 2
-    if two:
-        per_board: dict[str, list[float]] = defaultdict(lambda: [0.0, 0, 0, 0, 0])  # points, games, W, D, L
-        for g in own:
-            points = g.points[g.seats.index(bot)] if g.points else 0.0
-            row = per_board[g.board]
-            row[0] += points
-            row[1] += 1
-            row[2 + {3.0: 0, 1.5: 1}.get(points, 2)] += 1
-        rows = [[board, f"{v[0]:g}", *map(int, v[1:])] for board, v in sorted(per_board.items())]
+    own, total, bots = list(report.own.get(bot, ())), report.own_total[bot], report.bots
+    if report.config["players"] == 2:
+        rows = [[board, f"{v[0]:g}", *map(int, v[1:])] for board, v in sorted(report.per_board[bot].items())]
         headers = ["board", "points", "games", "won", "drawn", "lost"]
     else:
-        rows = [[g.board, g.outcome] for g in sorted(own, key=lambda g: g.board)]
+        rows = [[board, outcome] for board, outcome in sorted(report.solo[bot], key=lambda r: r[0])]
         headers = ["board", "result"]
     shown = html.escape(display(bot))
-    mine = [(row, link) for row, link in faults if row[1] == bot]
-    body = (f"<header><h1>{shown}</h1><div class=\"sub\">{html.escape(config['game'])} · {len(own)} games · "
+    title = "Its games" if total <= len(own) else f"Its latest {len(own)} games"
+    body = (f"<header><h1>{shown}</h1><div class=\"sub\">{html.escape(report.config['game'])} · {total} games · "
             f"<a href=\"../index.html\">back to the report</a></div></header><main>"
             f"<h2>Results per board</h2>{_table(headers, rows)}"
-            + "".join(_faults(mine, bots, "../")) + "".join(_cpu(cpu, bots, bot, "../"))
-            + "".join(_games(own, bots, "../", "Its games")) + "</main>")
+            + "".join(_faults(list(report.own_faults[bot]), report.bot_faults[bot], bots, "../"))
+            + "".join(_cpu(report.cpu, bots, bot, "../"))
+            + "".join(_games(own, bots, "../", title)) + "</main>")
     return page(f"{display(bot)} – arena report", body, script=SORT_SCRIPT)
-
 
 
 # ---------------------------------------------------------------- the live report
 #: Seconds between two reloads of a live report's index, and between two writes of it (at least).
 RELOAD = 5
-#: The share of the tournament's time a live report may spend rewriting its index and the pages of
-#: bots and pairs: a slower write waits longer for the next (the replay pages are written once each).
+#: The share of the report process's time it may spend rewriting the index and the pages of bots
+#: and pairs: a slower write waits longer for the next (the replay pages are written once each).
 LIVE_SHARE = 0.02
 #: The games listed first in a live index, the last recorded first.
 LATEST = 12
+#: The games, faults, games of a bot and of a pair the live report keeps (the latest): its memory
+#: and the time to write a page do not grow with the tournament.
+KEEP = 100
+#: The largest tournament whose live report, made final as the run ends, is ``arena report``'s (every
+#: game listed: the records are read again); a bigger one keeps the latest ``KEEP`` games.
+FULL = 20_000
+#: Seconds the report process waits for more games when it has caught up.
+POLL = 0.2
+#: The report process's niceness: the games come first when the cores are all busy.
+NICE = 10
 
 
 def live(folder: str | None, store: Store, *, status: Callable[[], str] | None = None) -> Live | None:
@@ -475,7 +543,7 @@ def live(folder: str | None, store: Store, *, status: Callable[[], str] | None =
         return None
     out = Path(folder) if folder else store.folder / "report"
     try:
-        report = Live(store, out, status=status, warn=log.warning)
+        report = Live(store, out, status=status)
     except OSError as exc:
         raise ArenaError(f"--report: cannot write the report into {str(out)!r}: {exc}") from None
     log.info("live report: %s (open it in a browser: file://%s)", out / "index.html",
@@ -485,46 +553,143 @@ def live(folder: str | None, store: Store, *, status: Callable[[], str] | None =
 
 class Live:
     """A tournament's report kept up to date while it is played (``arena run
-    --report``): each game's replay page is written as the game is recorded
-    (``add``), the index, marked running with the progress and the time left,
-    is rewritten at most every ``RELOAD`` seconds, and reloads itself; ``finish``
-    writes it final.  Games recorded before (a resumed tournament) are read once,
-    as it starts; their pages are written only where missing.
+    --report``), by a process of its own (``_Follower``), off the tournament's
+    path: it follows ``games.jsonl`` as it grows, writes each game's replay page
+    as the game is recorded and the index, marked running with the progress and
+    the time left, at most every ``RELOAD`` seconds (it reloads itself);
+    ``finish`` has it made final.  The tournament's process does nothing for it
+    a game (``arena match`` sends its status line, at most once a second).
 
     A failure to write the report (a full disk, a board moved away) is logged and
     ends the live report, never the tournament: ``arena report`` can write it later."""
 
-    def __init__(self, store: Store, out: Path, *, status: Callable[[], str] | None = None,
-                 warn: Callable[[str], None] = lambda text: None):
-        self.out, self.status, self.warn = out, status, warn
-        self.report: Report | None = Report(store, out)
-        for record in store.iter_records():
-            self.report.add(record, missing_only=True)
-        self.progress: Any = None  # tournament.Progress, as of the last game
-        self.next = self.next_pages = 0.0  # time.monotonic() of the next write of the index, of the other pages
-        self._guarded(self._write_running)
+    def __init__(self, store: Store, out: Path, *, status: Callable[[], str] | None = None):
+        self.out, self.status = out, status
+        (out / "games").mkdir(parents=True, exist_ok=True)  # (a folder that cannot be made: said at once)
+        start = store.games_path.stat().st_size if store.games_path.exists() else 0
+        context = multiprocessing.get_context("fork")
+        self.conn, theirs = context.Pipe()
+        self.process = context.Process(target=_follow, args=(store.folder, out, start, theirs),
+                                       name="arena-live-report", daemon=True)
+        self.process.start()
+        theirs.close()
+        self.sent = 0.0  # time.monotonic() of the last status sent
 
     def add(self, record: dict[str, Any], progress: Any = None) -> None:
-        """A game was recorded: its page now, the index when it is due."""
-        if self.report is None:
-            return
-        self.progress = progress
-        self._guarded(self.report.add, record)
-        if time.monotonic() >= self.next:
-            self._guarded(self._write_running)
+        """A game was recorded (the report process reads it from the file): only ``arena match``'s status."""
+        if self.status is not None and time.monotonic() >= self.sent + 1:
+            self.sent = time.monotonic()
+            self._send(("status", self.status()))
 
     def finish(self, state: str | None = None) -> Path | None:
-        """Write the report final: ``state`` says how the run ended (by default
-        finished or interrupted, from the games played)."""
-        if self.report is None:
+        """Have the report made final, and wait for it: ``state`` says how the run ended
+        (by default finished or interrupted, from the games played)."""
+        if not self._send(("finish", state)):
+            self.process.join()
             return None
-        return self._guarded(self.report.write, state)
+        try:
+            self.process.join()
+        except KeyboardInterrupt:  # a second Ctrl-C: the report stays as it is
+            self.process.terminate()
+            self.process.join()
+            log.warning("the live report was not made final; write it with: arena report")
+            return None
+        return self.out / "index.html" if self.process.exitcode == 0 else None
+
+    def _send(self, message: tuple[str, Any]) -> bool:
+        try:
+            self.conn.send(message)
+        except OSError:  # the report process is gone (it said why)
+            return False
+        return True
+
+
+def _follow(folder: Path, out: Path, start: int, conn: Any) -> None:
+    """The live report's process (forked by ``Live``): Ctrl-C is the tournament's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        os.nice(NICE)
+    except OSError:
+        pass
+    try:
+        _Follower(Store(folder), out, start, conn).run()
+    except (OSError, ArenaError, ValueError) as exc:
+        log.warning("the live report stops (the tournament goes on; write it later with arena report): %s", exc)
+        raise SystemExit(1) from None
+
+
+class _Follower:
+    """Follows ``games.jsonl`` from byte ``start`` (the records before it, a resumed run's, are
+    counted first; their pages are written where missing when the report is made final)."""
+
+    def __init__(self, store: Store, out: Path, start: int, conn: Any):
+        self.store, self.out, self.start, self.conn = store, out, start, conn
+        self.parent = os.getppid()
+        self.report = Report(store, out)  # every game's line kept, up to FULL games
+        self.status: str | None = None  # arena match's line
+        self.before = 0  # games recorded before this run
+        self.started = time.monotonic()
+        self.next = self.next_pages = 0.0  # time.monotonic() of the next write of the index, of the other pages
+        self.lag = 0.0  # the most seconds between a game's end and its replay page, since the last index
+
+    def run(self) -> None:
+        for record in _records(self.store.games_path, 0, self.start):
+            self._add(record, page=False)
+        self.before = self.report.tally.played
+        self.started = time.monotonic()
+        self._write_running()
+        offset, finish = self.start, None
+        while True:
+            lines = self._read(offset)
+            offset += len(lines)
+            for line in lines.splitlines():
+                if line.strip():
+                    record = json.loads(line)
+                    self._add(record)
+                    ended = record.get("started", 0) + record.get("seconds", 0)
+                    self.lag = max(self.lag, time.time() - ended) if ended else self.lag
+            if finish is not None and not lines:
+                break
+            if time.monotonic() >= self.next:
+                self._write_running()
+            message = self._message(0 if lines else POLL)
+            if message is not None and message[0] == "finish":
+                finish = message
+            elif message is not None:
+                self.status = message[1]
+        self._write_final(finish[1])
+
+    def _add(self, record: dict[str, Any], page: bool = True) -> None:
+        self.report.add(record, page=page)
+        if self.report.keep is None and self.report.tally.played > FULL:
+            self.report.bound(KEEP)
+
+    def _read(self, offset: int) -> bytes:
+        """The whole lines ``games.jsonl`` has from ``offset`` on (a mebibyte of them at most)."""
+        try:
+            with open(self.store.games_path, "rb") as handle:
+                handle.seek(offset)
+                chunk = handle.read(1 << 20)
+        except FileNotFoundError:  # no game recorded yet
+            return b""
+        return chunk[:chunk.rfind(b"\n") + 1]
+
+    def _message(self, timeout: float) -> tuple[str, Any] | None:
+        """A message from the tournament, if one comes within ``timeout`` seconds (its end: finish)."""
+        try:
+            if self.conn.poll(timeout):
+                return self.conn.recv()
+        except (EOFError, OSError):
+            return ("finish", None)  # the tournament's process is gone
+        if os.getppid() != self.parent:
+            return ("finish", None)
+        return None
 
     def _write_running(self) -> None:
         """The index, and the pages of bots and pairs when they are due: each is
         written again after at least ``RELOAD`` seconds and at most ``LIVE_SHARE``
-        of the time (a bot's page lists its games: it grows with them)."""
-        assert self.report is not None
+        of the time (their cost does not grow with the games: ``KEEP``)."""
         started = time.monotonic()
         if started >= self.next_pages:
             self.report.write_pages()
@@ -532,29 +697,48 @@ class Live:
             self.next_pages = time.monotonic() + max(RELOAD, took / LIVE_SHARE)
             log.debug("live report: pages of bots and pairs written in %.3f s", took)
         started = time.monotonic()
-        self.report.write(self._state(), running=True, latest=LATEST, pages=False)
+        self.report.write(self._state, running=True, latest=LATEST, pages=False)
         took = time.monotonic() - started
         self.next = time.monotonic() + max(RELOAD, took / LIVE_SHARE)
-        log.debug("live report: index of %d games written in %.3f s", len(self.report.games), took)
+        log.debug("live report: index of %d games written in %.3f s; replay pages at most %.2f s after "
+                  "their game ended", self.report.tally.played, took, self.lag)
+        self.lag = 0.0
 
-    def _state(self) -> str:
+    def _state(self, played: int, expected: int) -> str:
         if self.status is not None:
-            return self.status()
-        progress = self.progress
-        if progress is None or not progress.played:
+            return self.status
+        new = played - self.before
+        if not new:
             return "running: waiting for the first game to finish"
-        elapsed = time.monotonic() - progress.start
-        left = elapsed / progress.played * (progress.to_play - progress.played)
+        elapsed = time.monotonic() - self.started
+        left = elapsed / new * max(expected - played, 0)
         return (f"running: {_clock(elapsed)} elapsed, about {_clock(left)} left "
                 f"(as of {time.strftime('%H:%M:%S')}, reloading every {RELOAD} s)")
 
-    def _guarded(self, write: Callable[..., Any], *args: Any) -> Any:
-        try:
-            return write(*args)
-        except (OSError, ArenaError) as exc:
-            self.warn(f"the live report stops (the tournament goes on; write it later with arena report): {exc}")
-            self.report = None
-            return None
+    def _write_final(self, state: str | None) -> None:
+        """The report made final: ``arena report``'s (every game listed, the replays of the games
+        recorded before this run written where missing) for a tournament of up to ``FULL`` games;
+        a bigger one's lists the latest ``KEEP`` games (and says so)."""
+        if self.report.keep is None:
+            for record in _records(self.store.games_path, 0, self.start):
+                self.report.page(record, missing_only=True)
+        self.report.write(state)
+        log.debug("live report: made final")
+
+
+def _records(path: Path, begin: int, end: int) -> Iterator[dict[str, Any]]:
+    """The records of the lines between two byte offsets of ``games.jsonl``."""
+    if end <= begin:
+        return
+    with open(path, "rb") as handle:
+        handle.seek(begin)
+        at = begin
+        for line in handle:
+            at += len(line)
+            if line.strip() and line.endswith(b"\n"):
+                yield json.loads(line)
+            if at >= end:
+                return
 
 
 def _clock(seconds: float) -> str:
