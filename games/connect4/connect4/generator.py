@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import random
 
-from connect4.rules import MAX_SIZE, MIN_K, MIN_SIZE, State, board_text, drop, legal_columns, winning_columns
 from generator import BadParameters, GeneratedBoard
+
+from connect4.rules import MAX_SIZE, MIN_K, MIN_SIZE, State, board_text, drop, legal_columns, winning_columns
 
 GAME = "connect4"
 HELP = "Connect Four: R rows × C columns (default 6×7), lines of K (default 4), a few random opening moves"

@@ -158,8 +158,18 @@ def cell_name(state: State, row: int, col: int) -> str:
 
 # ---------------------------------------------------------------- text
 def _sizes(reader: TokenReader) -> tuple[int, int, int]:
+    """``R C K``, all three on the first line."""
+    first = reader.line
+
+    def on_first_line(what: str) -> None:
+        if not reader.at_end() and reader.line != first:
+            raise reader.fail(f"expected {what} on line {first}, after the numbers before it ('R C K' is one "
+                              "line)", first)
+
     rows = reader.int("the number of rows R", MIN_SIZE, MAX_SIZE)
+    on_first_line("the number of columns C")
     cols = reader.int("the number of columns C", MIN_SIZE, MAX_SIZE)
+    on_first_line("the line length K")
     k = reader.int("the line length K", MIN_K, max(rows, cols))
     return rows, cols, k
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.views import SEAT_COLOURS, Cell, Frame, Grid, seat_name
+
 from connect4.rules import EMPTY, SYMBOLS, State, drop, grid_rows, outcome, seat_of
 
 BOARD_FILL = "#dfe6ef"
