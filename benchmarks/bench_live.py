@@ -23,6 +23,13 @@ default (1,000 games): wall ratio 1.34 and 1.52 in two runs, the report's
 0.95 (noise).  Where that goes: about half replaying the game through the
 referee and its view, a quarter making the page, a fifth writing it.
 
+Since the live report runs in a process of its own (niced) that follows
+``games.jsonl``, the parent's CPU ratio is 0.99 (it was 2.37 on the same 500
+games, measured the same day, one after the other); the wall ratio stayed
+1.31 (1.33 before): on two cores saturated by two workers and games of 3 ms,
+the pages' CPU has to come from somewhere.  With real bots (``--shipped``) it
+is noise.
+
 Usage: python benchmarks/bench_live.py [--boards N] [--repeat N] [--shipped]
 """
 
