@@ -56,9 +56,12 @@ REPLAY_STYLE = """
 .grid { display: grid; width: max-content; gap: 1px; background: #b9b4a7; border: 2px solid #6b665b; border-radius: 3px; }
 .framed { display: grid; gap: 0; }
 .lab { font: 11px/1 ui-monospace, "DejaVu Sans Mono", monospace; color: var(--muted); display: flex;
+       font-size: min(11px, calc(var(--cell) + 1px)); /* a label no taller than its cell */
        align-items: center; justify-content: center; font-variant-numeric: tabular-nums; }
 .lab.row { justify-content: flex-end; padding-right: 3px; }
 .lab.col { align-items: flex-end; padding-bottom: 2px; }
+.lab.col.up { writing-mode: vertical-rl; transform: rotate(180deg); align-items: center;
+              justify-content: flex-start; padding: 0 0 2px; } /* read upwards: wider than its cell */
 .sq { width: var(--cell); height: var(--cell); display: flex; background: #f4f1ea; }
 .sq.wood { background: #e9d8b4; }
 .c { flex: 1; display: flex; align-items: center; justify-content: center; position: relative;
@@ -124,18 +127,24 @@ SCRIPT = """
   let at = 0, timer = null;
 
   // Fit the boards to the window both ways: beside the panel where the window is wide enough,
-  // above it otherwise, and never taller than the room under the controls.
+  // above it otherwise, and never taller than the room under the controls.  Of the ways to lay
+  // out a step's grids (1, 2, ... to a row), the one with the largest cells; a grid costs
+  // about 30 px across (its row labels and border) and 50 px down (title, column labels, border)
+  // besides its cells, each 1 px more than its size (the gap), and 18 px between grids.
   function cellSize(g, count) {
     const rows = Math.ceil(g.cells.length / g.cols);
     const beside = window.innerWidth >= 1000;
-    const width = (window.innerWidth - 48 - (beside ? 380 : 0)) - 30 * Math.min(count, 4);
-    const perRow = Math.min(count, Math.max(1, Math.floor(width / (g.cols * 16))));
-    const across = width / perRow / g.cols;
-    const stacks = Math.ceil(count / perRow);
+    const width = window.innerWidth - 48 - (beside ? 380 : 0);
     const top = $('boards').getBoundingClientRect().top + window.scrollY;
-    const height = Math.max(200, window.innerHeight - top - 70) / stacks - 40;
-    const down = height / (rows + 1);
-    return Math.max(12, Math.min(44, Math.floor(Math.min(across, down)) - 1));
+    const height = Math.max(200, window.innerHeight - top - 70);
+    let best = 0;
+    for (let perRow = 1; perRow <= count; perRow++) {
+      const stacks = Math.ceil(count / perRow);
+      const across = ((width - 18 * (perRow - 1)) / perRow - 30) / g.cols;
+      const down = ((height - 18 * (stacks - 1)) / stacks - 50) / rows;
+      best = Math.max(best, Math.min(across, down));
+    }
+    return Math.max(6, Math.min(44, Math.floor(best) - 1));
   }
   function drawGrid(g, count) {
     const box = document.createElement('div');
@@ -152,15 +161,20 @@ SCRIPT = """
     const origin = g.origin || 0, rows = Math.ceil(g.cells.length / g.cols);
     const framed = document.createElement('div');
     framed.className = 'framed';
+    framed.style.setProperty('--cell', size + 'px');
     framed.style.gridTemplateColumns = '22px auto';
-    framed.style.gridTemplateRows = '16px auto';
+    // a column's label is written upwards where its digits are wider than the column
+    const labelWidth = String(origin + g.cols - 1).length * Math.min(11, size + 1) * 0.62;
+    const up = labelWidth > size + 1;
+    framed.style.gridTemplateRows = (up ? Math.ceil(labelWidth) + 6 : 16) + 'px auto';
     const cols = document.createElement('div');
     cols.style.display = 'grid';
     cols.style.gridTemplateColumns = 'repeat(' + g.cols + ', ' + size + 'px)';
     cols.style.gap = '1px';
     cols.style.padding = '0 2px';
     for (let c = 0; c < g.cols; c++) {
-      const l = document.createElement('div'); l.className = 'lab col'; l.textContent = origin + c; cols.appendChild(l);
+      const l = document.createElement('div'); l.className = up ? 'lab col up' : 'lab col'; l.textContent = origin + c;
+      cols.appendChild(l);
     }
     const rowLabels = document.createElement('div');
     rowLabels.style.display = 'grid';
