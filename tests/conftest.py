@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -35,11 +36,9 @@ def _no_zombies_between_modules():
     reap_adopted()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Headless Chromium from the system (Debian's chromium package) through Playwright: skipped
-    without them, except in CI (``CI`` set), where that fails.  One per module: Playwright's sync
-    API allows one at a time."""
+def playwright_chromium() -> tuple[Any, str]:
+    """``(sync_playwright, the path of Chromium)``: Debian's chromium package and Playwright's Python
+    package, skipped without them, except in CI (``CI`` set), where that fails."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     try:
         from playwright.sync_api import sync_playwright
@@ -51,6 +50,14 @@ def browser():
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
+    return sync_playwright, chromium
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium from the system through Playwright (``playwright_chromium``).  One per
+    module: Playwright's sync API allows one at a time; a test opens its own pages or contexts."""
+    sync_playwright, chromium = playwright_chromium()
     with sync_playwright() as p:
         launched = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:

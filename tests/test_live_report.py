@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from arena import report
-from tests.test_replay import PAINT_BOARD, _browser
+from tests.test_replay import PAINT_BOARD
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,58 +85,55 @@ def test_a_finished_run_leaves_a_final_report_with_every_replay(tmp_path: Path) 
     assert "Traceback" not in err
 
 
-def test_the_live_index_reloads_itself_while_a_real_tournament_runs(tmp_path: Path) -> None:
-    sync_playwright, chromium = _browser()
+def test_the_live_index_reloads_itself_while_a_real_tournament_runs(tmp_path: Path, browser) -> None:
     options = _setup(tmp_path, 15)  # 30 games of a second or more each, one at a time: a minute at least
     report_dir = tmp_path / "results" / "live" / "report"
     run = _arena("run", *options, "--report", cwd=tmp_path)
     shots = tmp_path / "screenshots"
     shots.mkdir()
+    page = None
     try:
         index = report_dir / "index.html"
         _until("the index", index.exists, 60)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                errors: list[str] = []
-                page.on("pageerror", lambda exc: errors.append(str(exc)))
-                page.goto(index.as_uri())
-                header = page.text_content("header")
-                assert "running" in header and "running" in page.text_content("#badge")
-                first = _played(header)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(index.as_uri())
+        header = page.text_content("header")
+        assert "running" in header and "running" in page.text_content("#badge")
+        first = _played(header)
 
-                def more_games() -> str | None:  # the page reloads itself: no goto here
-                    try:
-                        text = page.text_content("header", timeout=2000)
-                    except Exception:  # noqa: BLE001 (the page is between two loads)
-                        return None
-                    return text if text and _played(text) > first and "left" in text else None
-                header = _until("the index to reload itself with more games", more_games,
-                                report.RELOAD * 2 + 40)
-                assert re.search(r"\d+ of 30 games played · running: [0-9:]+ elapsed, about [0-9:]+ left", header)
-                for width, height in ((1400, 1000), (700, 900)):
-                    page.set_viewport_size({"width": width, "height": height})
-                    page.screenshot(path=str(shots / f"live-index-{width}x{height}.png"), full_page=True)
-                page.set_viewport_size({"width": 1400, "height": 1000})
-                # the latest game's replay is there
-                link = page.get_attribute("h2:has-text('Latest games') + .scroll tbody tr:first-child td:last-child a",
-                                          "href")
-                page.goto((report_dir / link).as_uri())
-                assert page.evaluate("window.replay.count") > 1
-                # interrupted: the report is made final and says so
-                run.send_signal(signal.SIGINT)
-                run.communicate(timeout=60)
-                page.goto(index.as_uri())
-                header = page.text_content("header")
-                assert "final" in page.text_content("#badge") and "interrupted; resume it with: arena run" in header
-                assert page.locator("meta[http-equiv=refresh]").count() == 0
-                played = _played(header)
-                assert len(list((report_dir / "games").iterdir())) == played
-                assert errors == []
-            finally:
-                browser.close()
+        def more_games() -> str | None:  # the page reloads itself: no goto here
+            try:
+                text = page.text_content("header", timeout=2000)
+            except Exception:  # noqa: BLE001 (the page is between two loads)
+                return None
+            return text if text and _played(text) > first and "left" in text else None
+        header = _until("the index to reload itself with more games", more_games,
+                        report.RELOAD * 2 + 40)
+        assert re.search(r"\d+ of 30 games played · running: [0-9:]+ elapsed, about [0-9:]+ left", header)
+        for width, height in ((1400, 1000), (700, 900)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(shots / f"live-index-{width}x{height}.png"), full_page=True)
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        # the latest game's replay is there
+        link = page.get_attribute("h2:has-text('Latest games') + .scroll tbody tr:first-child td:last-child a",
+                                  "href")
+        page.goto((report_dir / link).as_uri())
+        assert page.evaluate("window.replay.count") > 1
+        # interrupted: the report is made final and says so
+        run.send_signal(signal.SIGINT)
+        run.communicate(timeout=60)
+        page.goto(index.as_uri())
+        header = page.text_content("header")
+        assert "final" in page.text_content("#badge") and "interrupted; resume it with: arena run" in header
+        assert page.locator("meta[http-equiv=refresh]").count() == 0
+        played = _played(header)
+        assert len(list((report_dir / "games").iterdir())) == played
+        assert errors == []
     finally:
+        if page is not None:
+            page.close()
         if run.poll() is None:
             run.kill()
             run.communicate()

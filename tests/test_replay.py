@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import playwright_chromium
 
 from arena import games, replay
 from arena.store import Store
@@ -301,20 +302,10 @@ def test_report_of_an_interrupted_tournament(tournaments: dict[str, Path], tmp_p
 
 
 # ------------------------------------------------------------- the report in a browser
-def _browser():
-    """Headless Chromium from the system (Debian's chromium package) through Playwright."""
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        chromium = None
-    if chromium is None:
-        message = ("the browser test needs Debian's chromium package and the playwright Python package "
-                   "(apt-get install chromium; pip install -e '.[test]')")
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return sync_playwright, chromium
+def _browser() -> tuple[Any, str]:
+    """(sync_playwright, Chromium's path), or the test skipped: for a test that launches its own
+    browser (test_text's); the tests here use the module's ``browser`` fixture (conftest)."""
+    return playwright_chromium()
 
 
 def _page_keys(page: Any) -> list[list[str]]:
@@ -335,24 +326,21 @@ def test_report_pages_of_games_whose_ids_look_alike_are_distinct() -> None:
     assert all(page.startswith("games/") and "/" not in page[len("games/"):] for page in pages.values())
 
 
-def test_report_in_a_real_browser(tournaments: dict[str, Path], tmp_path: Path) -> None:
-    sync_playwright, chromium = _browser()
+def test_report_in_a_real_browser(tournaments: dict[str, Path], browser: Any, tmp_path: Path) -> None:
     shots = tmp_path / "screenshots"
     shots.mkdir()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            for game, folder in sorted(tournaments.items()):
-                out = tmp_path / game
-                built = _arena("report", str(folder), "--out", str(out), cwd=folder)
-                assert built.returncode == 0, built.stderr
-                _check_report(page, game, folder, out, shots)
-            assert errors == []
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        for game, folder in sorted(tournaments.items()):
+            out = tmp_path / game
+            built = _arena("report", str(folder), "--out", str(out), cwd=folder)
+            assert built.returncode == 0, built.stderr
+            _check_report(page, game, folder, out, shots)
+        assert errors == []
+    finally:
+        page.close()
     expected = [f"{g}-{kind}-{size}.png" for g in tournaments for kind in ("report", "replay")
                 for size in ("1400x1000", "700x900")]
     assert sorted(path.name for path in shots.iterdir()) == sorted(expected)
