@@ -284,6 +284,19 @@ static Mask fillFrom(Mask chosen, const Mask& reach, int left) {
     return chosen;
 }
 
+// Regions held by the exact search at once (the move lists of every level of its recursion, and
+// the enumeration under way): past HELD_MAX it gives up (TooBig), as when out of time.  A Mask is
+// 128 bytes and the arena allows 256 MiB (RLIMIT_DATA): a 20 on an open board has over a million
+// regions, which the enumeration once tried to hold (a refused allocation, and the plain fallback
+// move).  2^18 regions: 32 MiB held (64 MiB of vectors' capacity), 32 MiB for the enumeration.
+// Unlimited for --solve, which runs outside the sandbox.
+static size_t held = 0, HELD_MAX = (size_t)1 << 18;
+struct Hold {
+    size_t n;
+    explicit Hold(size_t k) : n(k) { held += k; }
+    ~Hold() { held -= n; }
+};
+
 // Redelmeier's enumeration of connected sets of v cells (bit at plus cells of allowed),
 // one per distinct trace on `sensitive` (branches that stay outside it are finished at once).
 struct Enum {
@@ -301,6 +314,7 @@ struct Enum {
                 reach = w;
             }
             if (COUNT(reach) < left) return;
+            if (held + out->size() >= HELD_MAX) throw TooBig();
             if (!MEETS(reach, *sensitive)) { out->push_back(fillFrom(chosen, reach, left)); return; }
             int c = LOWEST(frontier);
             RESET(frontier, c);
@@ -439,7 +453,7 @@ static void candidates(const Part& p, int k, vector<Mask>& out, int reach = 4) {
     vector<Mask> paths;
     pathsToNumbers(at, v, allowed, numbers, reach, paths);
     for (auto& m : paths) out.push_back(growRegion(m, v, allowed, others, numbers, true));
-    if (candCache.size() > 200000) candCache.clear();
+    if (candCache.size() > 50000) candCache.clear();  // at most about 50 MiB
     candCache.emplace(key, vector<Mask>(out.begin() + from, out.end()));
 }
 
@@ -514,6 +528,7 @@ static int grundyOf(const Part& p) {
     for (int k = 0; k < count && !full; ++k) {
         vector<Mask> moves;
         movesOf(p, k, gExact, moves);
+        Hold hold(moves.size());
         for (auto& r : moves) {
             vector<Part> parts;
             bool dead = false;
@@ -556,6 +571,7 @@ static bool wins(vector<Part> parts, int heap) {
     for (int k = 0; k < (int)p.nums.size() && !found; ++k) {
         vector<Mask> moves;
         movesOf(p, k, gExact, moves);
+        Hold hold(moves.size());
         for (auto& r : moves) {
             vector<Part> after;
             bool dead = false;
@@ -589,6 +605,7 @@ static int valueOf(const Pos& pos) {
         for (int k = 0; k < (int)pos.parts[i].nums.size() && found != WIN; ++k) {
             vector<Mask> moves;
             movesOf(pos.parts[i], k, gExact, moves);
+            Hold hold(moves.size());
             for (auto& r : moves) {
                 found = max(found, -valueOf(afterMove(pos, i, k, r)));
                 if (found == WIN) break;
@@ -607,6 +624,7 @@ static int bestOf(const Pos& pos, Mask& move, bool& has) {
         for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) {
             vector<Mask> moves;
             movesOf(pos.parts[i], k, gExact, moves);
+            Hold hold(moves.size());
             for (auto& r : moves) {
                 Pos child = afterMove(pos, i, k, r);
                 int v = child.dead ? (wins(child.parts, 0) ? LOSS : WIN) : -valueOf(child);
@@ -1161,6 +1179,7 @@ static int solveMode(double seconds) {
     N = b.n;
     COLS = (u32)((1ULL << N) - 1);
     TBITS = 24;
+    HELD_MAX = SIZE_MAX / 2;
     table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
     if (!table) { TBITS = 21; table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry)); }
     if (!table) { printf("value: unknown (out of memory)\n"); return 1; }
@@ -1215,6 +1234,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
         if (has && value != LOSS) { maskCells(move, region, b.S); return value == WIN ? "exact win" : "exact draw"; }
         lost = value == LOSS;
     } catch (TooBig&) {
+    } catch (std::bad_alloc&) {  // (never with HELD_MAX) the ranking and the tree still play
     }
     // 2. the candidates, ranked by the Grundy value they leave
     vector<Cand> ranked;
