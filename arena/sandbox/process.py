@@ -217,6 +217,7 @@ class _Run:
         self.memory = 0  # bytes of the tree's memory at the last sample
         self.width = 0  # processes in the tree at the last sample
         self.rusage: resource.struct_rusage | None = None
+        self.inherited = 0  # bytes: the arena's own peak memory when the bot was started (see peak_memory)
         self.ended = self.started
         self.waited = 0.0  # seconds the bot's process waited for a core
 
@@ -225,6 +226,7 @@ class _Run:
         self.started = time.monotonic()
         self.proc = _spawn(self.command, self.folder, self.limits, self.env)
         self.pid = self.proc.pid
+        self.inherited = _hiwater_self()
         self.pidfd = _pidfd(self.pid)
         self.captures = {self.proc.stdout.fileno(): self.out, self.proc.stderr.fileno(): self.err}
         self.open = set(self.captures)
@@ -403,7 +405,11 @@ class _Run:
         return max(exact, self.sampled_cpu)
 
     def peak_memory(self) -> int:
-        return max(self.peak, self.rusage.ru_maxrss * 1024 if self.rusage else 0)
+        """The largest memory sampled, or the bot's ``ru_maxrss`` where that is the bot's own: Linux
+        starts a new program's maxrss at the peak of the memory it replaced, here the arena's (the
+        bot was forked from it), so a figure no larger than the arena's own peak may be the arena's."""
+        rusage = self.rusage.ru_maxrss * 1024 if self.rusage else 0
+        return max(self.peak, rusage if rusage > self.inherited else 0)
 
     def invocation(self) -> Invocation:
         """The verdict of the finished run, with what was measured."""
@@ -637,6 +643,14 @@ def stat(pid: int) -> _Stat | None:
         children=int(fields[13]) + int(fields[14]),
         memory=memory,
     )
+
+
+def _hiwater_self() -> int:
+    """Bytes: this process's peak resident memory (``VmHWM``)."""
+    for line in _read("/proc/self/status").splitlines():
+        if line.startswith(b"VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
 
 
 def started(pid: int) -> int | None:
