@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -186,13 +189,25 @@ int main(void) {
 """
 
 
+def run_from_a_fresh_arena(command: list[str], folder: Path, limits: Limits) -> dict:
+    """``run_bot`` called from a new process, as small as an arena's worker: this test session grows
+    past a bot's memory limit, and then the unsandboxed runner cannot see a bot's memory peak below
+    its caller's own (``arena.sandbox.process``, ``peak_memory``)."""
+    code = ("import dataclasses, json, sys; from arena.sandbox import Limits, run_bot; "
+            "a = json.loads(sys.argv[1]); "
+            "print(json.dumps(dataclasses.asdict(run_bot(a[0], a[1], {'game.in': ''}, Limits(**a[2])))))")
+    done = subprocess.run([sys.executable, "-c", code, json.dumps([command, str(folder), dataclasses.asdict(limits)])],
+                          capture_output=True, text=True, check=True, timeout=60)
+    return json.loads(done.stdout)
+
+
 @needs_cc
 @pytest.mark.parametrize(("name", "source"), [("oom.c", OOM_C), ("oom.cpp", OOM_CPP)])
 def test_native_allocation_failure_is_a_memory_limit(tmp_path: Path, name: str, source: str) -> None:
     (bot,), _, _ = prepare(write(tmp_path / name, source), build=tmp_path / "build")
-    result = run_bot(bot.command, tmp_path / "play", {"game.in": ""}, Limits(cpu=2, memory=64 * 2**20))
-    assert result.verdict == "memory-limit", result
-    assert result.exit_code in (-6, -11), result  # bad_alloc aborts; a NULL dereference segfaults
+    result = run_from_a_fresh_arena(bot.command, tmp_path / "play", Limits(cpu=2, memory=64 * 2**20))
+    assert result["verdict"] == "memory-limit", result
+    assert result["exit_code"] in (-6, -11), result  # bad_alloc aborts; a NULL dereference segfaults
 
 
 @needs_cc

@@ -218,6 +218,7 @@ class _Run:
         self.width = 0  # processes in the tree at the last sample
         self.rusage: resource.struct_rusage | None = None
         self.inherited = 0  # bytes: the arena's own peak memory when the bot was started (see peak_memory)
+        self.hiwater = 0  # bytes: the largest VmHWM sampled of a process of the bot
         self.ended = self.started
         self.waited = 0.0  # seconds the bot's process waited for a core
 
@@ -291,6 +292,7 @@ class _Run:
             self.seen[pid] = max(self.seen.get(pid, 0), info.own)
             live_ticks += info.own + info.children
             memory += info.memory
+            self.hiwater = max(self.hiwater, info.hiwater)
         live = live_ticks / CLOCK + self.reaped_cpu
         self.sampled_cpu = max(self.sampled_cpu, live, sum(self.seen.values()) / CLOCK)
         if memory > self.limits.memory and len(tree) > 1:
@@ -405,11 +407,14 @@ class _Run:
         return max(exact, self.sampled_cpu)
 
     def peak_memory(self) -> int:
-        """The largest memory sampled, or the bot's ``ru_maxrss`` where that is the bot's own: Linux
-        starts a new program's maxrss at the peak of the memory it replaced, here the arena's (the
-        bot was forked from it), so a figure no larger than the arena's own peak may be the arena's."""
+        """The largest memory sampled (the tree's, or one process's peak), or the bot's ``ru_maxrss``
+        where that is the bot's own: Linux starts a new program's maxrss at the peak of the memory it
+        replaced, here the arena's (the bot was forked from it), so a figure no larger than the
+        arena's own peak may be the arena's.  Then growth after the last sample is not seen: a bot
+        that dies of a failed allocation is a memory-limit only if it said so or was seen near the
+        limit (the sandbox, whose bots are forked from a small supervisor, has no such blind spot)."""
         rusage = self.rusage.ru_maxrss * 1024 if self.rusage else 0
-        return max(self.peak, rusage if rusage > self.inherited else 0)
+        return max(self.peak, self.hiwater, rusage if rusage > self.inherited else 0)
 
     def invocation(self) -> Invocation:
         """The verdict of the finished run, with what was measured."""
@@ -623,6 +628,7 @@ class _Stat:
     own: int  # clock ticks of user + system CPU
     children: int  # clock ticks of its reaped children
     memory: int  # bytes of private and shared anonymous resident memory
+    hiwater: int = 0  # bytes: the peak resident memory of its program (VmHWM), since it was executed
 
 
 def stat(pid: int) -> _Stat | None:
@@ -634,14 +640,17 @@ def stat(pid: int) -> _Stat | None:
     if not data:
         return None
     fields = data[data.rindex(b")") + 2 :].split()
-    memory = 0
+    memory = hiwater = 0
     for line in _read(f"/proc/{pid}/status").splitlines():
         if line.startswith((b"RssAnon:", b"RssShmem:")):
             memory += int(line.split()[1]) * 1024
+        elif line.startswith(b"VmHWM:"):
+            hiwater = int(line.split()[1]) * 1024
     return _Stat(
         own=int(fields[11]) + int(fields[12]),
         children=int(fields[13]) + int(fields[14]),
         memory=memory,
+        hiwater=hiwater,
     )
 
 
