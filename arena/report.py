@@ -666,14 +666,7 @@ class _Follower:
             self.report.bound(KEEP)
 
     def _read(self, offset: int) -> bytes:
-        """The whole lines ``games.jsonl`` has from ``offset`` on (a mebibyte of them at most)."""
-        try:
-            with open(self.store.games_path, "rb") as handle:
-                handle.seek(offset)
-                chunk = handle.read(1 << 20)
-        except FileNotFoundError:  # no game recorded yet
-            return b""
-        return chunk[:chunk.rfind(b"\n") + 1]
+        return whole_lines(self.store.games_path, offset)
 
     def _message(self, timeout: float) -> tuple[str, Any] | None:
         """A message from the tournament, if one comes within ``timeout`` seconds (its end: finish)."""
@@ -724,6 +717,22 @@ class _Follower:
                 self.report.page(record, missing_only=True)
         self.report.write(state)
         log.debug("live report: made final")
+
+
+def whole_lines(path: Path, offset: int, size: int = 1 << 20) -> bytes:
+    """The whole lines a file has from byte ``offset`` on: about ``size`` bytes of them, or the one
+    line there if it is longer (a record whose bots flooded their output runs to megabytes); b""
+    while the file does not exist or the line there is not yet written whole."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(offset)
+            parts = [handle.read(size)]
+            while parts[-1] and b"\n" not in parts[-1]:
+                parts.append(handle.read(size))
+    except FileNotFoundError:  # no game recorded yet
+        return b""
+    chunk = b"".join(parts)
+    return chunk[:chunk.rfind(b"\n") + 1]
 
 
 def _records(path: Path, begin: int, end: int) -> Iterator[dict[str, Any]]:

@@ -140,3 +140,17 @@ def test_the_live_index_reloads_itself_while_a_real_tournament_runs(tmp_path: Pa
     assert run.returncode == 130
     if os.environ.get("ARENA_SCREENSHOTS"):  # to look at them: ARENA_SCREENSHOTS=folder
         shutil.copytree(shots, os.environ["ARENA_SCREENSHOTS"], dirs_exist_ok=True)
+
+
+def test_the_live_report_reads_records_longer_than_its_chunk_whole(tmp_path: Path) -> None:
+    # A record whose bots flooded their output runs to megabytes: the live report must take it whole
+    # (a chunk without a newline once stalled it there for the rest of the run), and must not take
+    # a line still being written.
+    games = tmp_path / "games.jsonl"
+    assert report.whole_lines(games, 0) == b""  # no game yet
+    long, short = b'{"id": "' + b"x" * 3000 + b'"}\n', b'{"id": "y"}\n'
+    games.write_bytes(long + short + b'{"id": "half')
+    assert report.whole_lines(games, 0, size=1000) in (long, long + short)  # whole lines, never a part
+    assert report.whole_lines(games, len(long), size=1000) == short
+    assert report.whole_lines(games, 0, size=10_000) == long + short
+    assert report.whole_lines(games, len(long + short), size=1000) == b""
