@@ -477,21 +477,28 @@ static void movesOf(const Part& p, int k, bool exact, vector<Mask>& out) {
         if (seen.insert(HASH(AND(GROW(r), others))).second) out.push_back(r);
 }
 
-static void afterPart(const Part& p, int k, const Mask& region, vector<Part>& parts, bool& dead) {
-    Mask gone = GROW(region);
-    Mask empty = ANDNOT(p.empty, gone);
-    vector<Live> live;
+// The numbers of part p still paintable once number k is painted with a region whose cells and
+// neighbours are `gone` (`empty`: the part's empty cells left); `dead` is set when one dies.
+static void survivors(const Part& p, int k, const Mask& gone, const Mask& empty, bool enough, vector<Live>& live,
+                      bool& dead) {
     for (int i = 0; i < (int)p.nums.size(); ++i) {
         if (i == k) continue;
         const Num& n = p.nums[i];
         if (TEST(gone, n.at)) { dead = true; continue; }
         Mask z = p.zones[i];
         if (MEETS(z, gone)) {
-            z = zoneOf(n.at, n.v, empty);
+            z = zoneOf(n.at, n.v, empty, enough);
             if (COUNT(z) < n.v) { dead = true; continue; }
         }
         live.push_back({n, z});
     }
+}
+
+static void afterPart(const Part& p, int k, const Mask& region, vector<Part>& parts, bool& dead) {
+    Mask gone = GROW(region);
+    Mask empty = ANDNOT(p.empty, gone);
+    vector<Live> live;
+    survivors(p, k, gone, empty, false, live, dead);
     vector<Part> inner = makeParts(empty, live);
     for (auto& q : inner) parts.push_back(std::move(q));
 }
@@ -885,22 +892,10 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18) 
             for (auto& r : moves) {
                 Mask gone = GROW(r);
                 Mask empty = ANDNOT(p.empty, gone);
-                int live = 0;
                 bool died = false;
                 vector<Live> rest;
-                for (int j = 0; j < (int)p.nums.size(); ++j) {
-                    if (j == k) continue;
-                    const Num& n = p.nums[j];
-                    if (TEST(gone, n.at)) { died = true; continue; }
-                    Mask z = p.zones[j];
-                    if (MEETS(z, gone)) {
-                        z = zoneOf(n.at, n.v, empty, !grundy);
-                        if (COUNT(z) < n.v) { died = true; continue; }
-                    }
-                    ++live;
-                    rest.push_back({n, z});
-                }
-                int left = total - (int)p.nums.size() + live;
+                survivors(p, k, gone, empty, !grundy, rest, died);
+                int left = total - (int)p.nums.size() + (int)rest.size();
                 bool won = left == 0 && (died || pos.dead);
                 bool drawn = left == 0 && !(died || pos.dead);
                 int damage = COUNT(AND(gone, p.cells));
