@@ -1323,6 +1323,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
         lost = value == LOSS;
     } catch (TooBig&) {
     } catch (std::bad_alloc&) {  // (never with HELD_MAX) the ranking and the tree still play
+        budget.limit = -1;       // (a step limit of the rounds would otherwise outlive them)
     }
     if (verbose) fprintf(stderr, "exact: %d live, %zu moves, %zu lost, %zu drawn, last round %ld steps, cpu %.3f\n", live,
                          roundsKids, refuted.size(), drawn.size(), roundsSteps, cpu());
