@@ -920,14 +920,19 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18) 
 // spend the whole move, or a minute, refuting the first moves it tries while a win it would
 // prove in a few thousand steps waits behind them.  Here every move (the ranking's candidates
 // first, then every other effect) is searched within a step budget: in round r the j-th move gets
-// ROUND_STEPS * 4^r / (1 + j / ROUND_WIDTH) steps, so the first moves are searched almost as deep
-// as depth first would, and thousands of others a little, each round four times deeper.  What is
+// ROUND_STEPS * 4^r / (1 + j / ROUND_WIDTH)^ROUND_DECAY steps, so the first moves are searched
+// almost as deep as depth first would, and thousands of others a little, each round four times
+// deeper.  A round costs about ROUND_WIDTH * ln(moves / ROUND_WIDTH) times its first move's share
+// with ROUND_DECAY 1 (a move's 0.55 s, where a cheap win far down the order is what to find), about
+// ROUND_WIDTH with 2 (`--solve`, whose proofs are long: on 10x10 boards 2 was faster than 1 on every
+// board tried, and than depth first on all but one).  What is
 // settled is remembered in the table, so a round repeats little of the one before.  Out of time,
 // it throws TooBig like bestOf; `refuted` then holds the moves proven to lose (the model, the
 // ranking and the tree keep away from them) and `drawn` those proven to draw.  Measured on 110
 // positions the solver settles as won in 0.15-4 s: 18 thrown against 28 depth first.
 static unordered_set<u64> refuted, drawn;
 static long ROUND_STEPS = 2000, ROUND_WIDTH = 8, roundsSteps = 0;
+static double ROUND_DECAY = 1;
 static size_t roundsKids = 0;
 static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, bool& has) {
     has = false;
@@ -954,7 +959,7 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
         for (size_t j = 0; j < kids.size(); ++j) {
             Child& c = kids[j];
             if (c.settled) continue;
-            long steps = (long)(top / (1.0 + (double)j / ROUND_WIDTH));
+            long steps = (long)(top / pow(1.0 + (double)j / ROUND_WIDTH, ROUND_DECAY));
             open = true;
             if (steps < 10) break;
             if (c.tried >= steps) continue;
@@ -1271,7 +1276,14 @@ static int solveMode(double seconds) {
     bool has = false;
     int value;
     try {
-        value = bestOf(pos, move, has);
+        if (ROUNDS) {  // the root by rounds, as in a move: a win far down the order is found sooner
+            if (!getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = 2;  // (narrower than a move's: see bestByRounds)
+            vector<Cand> ranked;
+            rankedMoves(pos, ranked, start + 0.05 * seconds);
+            value = bestByRounds(pos, ranked, move, has);
+        } else {
+            value = bestOf(pos, move, has);
+        }
     } catch (std::bad_alloc&) {
         printf("value: unknown (out of memory after %ld search steps)\n", budget.nodes);
         return 1;
@@ -1396,7 +1408,6 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
 }
 
 int main(int argc, char** argv) {
-    if (argc >= 3 && string(argv[1]) == "--solve") return solveMode(atof(argv[2]));
     if (const char* d = getenv("STRONG_DEADLINE")) DEADLINE = atof(d);
     if (const char* d = getenv("STRONG_MCTS")) USE_MCTS = atoi(d);
     if (const char* d = getenv("STRONG_MODEL")) MODEL = atoi(d);
@@ -1405,6 +1416,8 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_ROUNDS")) ROUNDS = atoi(d);
     if (const char* d = getenv("STRONG_ROUND_STEPS")) ROUND_STEPS = atol(d);
     if (const char* d = getenv("STRONG_ROUND_WIDTH")) ROUND_WIDTH = atol(d);
+    if (const char* d = getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = atof(d);
+    if (argc >= 3 && string(argv[1]) == "--solve") return solveMode(atof(argv[2]));
     bool verbose = getenv("STRONG_VERBOSE") != nullptr;
     signal(SIGXFSZ, SIG_IGN);  // a file over the size limit: a failed write, not the end of the bot
     Board b;
