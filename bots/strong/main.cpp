@@ -40,12 +40,11 @@ using namespace std;
 typedef uint32_t u32;
 typedef uint64_t u64;
 
-static double DEADLINE = 0.65;
+static double DEADLINE = 0.65;  // CPU seconds of the process by which the move is chosen
 static int USE_MCTS = 1, MODEL = 1;
 static double MODEL_SHARE = 0.6;
 static double RANK_SHARE = 0.3;  // of the move's time, at most, for the ranking by Grundy estimates
 static int TREE_GRUNDY = 0, ROUNDS = 1;
-static int EXACT_NUMBERS = 80;   // positions of at most this many live numbers: the exact search first,
 // The exact search's share of the move: EXACT_SMALL_SHARE up to EXACT_SURE live numbers (where it
 // usually finishes), EXACT_MID_SHARE from there to 40, EXACT_SHARE to EXACT_NUMBERS, 0.15 beyond.
 // With 0.85 up to 40, a group 2 game's first moves went to rounds that settled nothing and left the
@@ -54,7 +53,8 @@ static int EXACT_NUMBERS = 80;   // positions of at most this many live numbers:
 static double EXACT_SMALL_SHARE = 0.85;
 static int EXACT_SURE = 10;
 static double EXACT_MID_SHARE = 0.4;
-static double EXACT_SHARE = 0.6;  // with this share of the move's time  // CPU seconds of the process by which the move is chosen
+static int EXACT_NUMBERS = 80;
+static double EXACT_SHARE = 0.6;
 
 static double cpu() {
     timespec t;
@@ -931,9 +931,9 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18) 
 // ROUND_STEPS * 4^r / (1 + j / ROUND_WIDTH)^ROUND_DECAY steps, so the first moves are searched
 // almost as deep as depth first would, and thousands of others a little, each round four times
 // deeper.  A round costs about ROUND_WIDTH * ln(moves / ROUND_WIDTH) times its first move's share
-// with ROUND_DECAY 1 (a move's 0.55 s, where a cheap win far down the order is what to find), about
-// ROUND_WIDTH with 2 (`--solve`, whose proofs are long: on 10x10 boards 2 was faster than 1 on every
-// board tried, and than depth first on all but one).  What is
+// with ROUND_DECAY 1 (a move's share, where a cheap win far down the order is what to find), about
+// ROUND_WIDTH with 2 (`--solve`, whose proofs are long: four 10x10 boards took 7.9 s in all with 2,
+// 33 s with 1, 19 s depth first; README, section 3).  What is
 // settled is remembered in the table, so a round repeats little of the one before.  Out of time,
 // it throws TooBig like bestOf; `refuted` then holds the moves proven to lose (the model, the
 // ranking and the tree keep away from them) and `drawn` those proven to draw.  Measured on 110
