@@ -36,8 +36,10 @@ def solve(args: tuple[str, int, int, float]) -> tuple[str, int, int, str, float]
     if engine.startswith("cpp"):
         if engine == "cpp-depth-first":  # the engine's root searched depth first, as before rounds
             os.environ["STRONG_ROUNDS"] = "0"
-        lines = engine_lines(state, seconds) or ["value: unknown (no C++ engine)"]
-        os.environ.pop("STRONG_ROUNDS", None)
+        try:
+            lines = engine_lines(state, seconds) or ["value: unknown (no C++ engine)"]
+        finally:  # (the worker process solves the next board as asked)
+            os.environ.pop("STRONG_ROUNDS", None)
     else:
         lines = python_solve_lines(state, seconds)
     return engine, n, seed, lines[0].split()[1], time.perf_counter() - start

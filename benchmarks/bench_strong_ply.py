@@ -27,10 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from generator.paint import GROUPS, generate_board
-from players.paint import engine_lines
+from players.paint import engine, engine_lines
 from referees.paint import apply_move, board_text, outcome, parse_board, parse_move
-
-ROOT = Path(__file__).resolve().parent.parent
 
 VERDICTS = {"loss": "secured", "win": "thrown", "draw": "draw"}
 
@@ -81,9 +79,11 @@ def main() -> int:
                         help='settings such as "STRONG_MODEL=0,STRONG_ROUNDS=0" ("" for the bot as shipped)')
     parser.add_argument("--parallel", type=int, default=2)
     args = parser.parse_args()
-    build = Path(tempfile.mkdtemp(prefix="bench-ply-build-"))
-    binary = str(build / "strong")
-    subprocess.run(["g++", "-O2", "-std=c++17", "-o", binary, str(ROOT / "bots" / "strong" / "main.cpp")], check=True)
+    built = engine()  # bots/strong/main.cpp compiled once and cached: the bot and the solver are one binary
+    if built is None:
+        print("bench_strong_ply: no C++ compiler (or ARENA_SOLVER=python): bots/strong cannot be built", file=sys.stderr)
+        return 2
+    binary = str(built)
     seeds = range(args.seed, args.seed + args.count)
     with ProcessPoolExecutor(args.parallel) as pool:
         boards = pool.map(position, [(binary, args.group, seed, args.ply) for seed in seeds])
