@@ -8,6 +8,7 @@ time from odd positions no generator makes."""
 
 from __future__ import annotations
 
+import os
 import random
 import resource
 import shutil
@@ -311,3 +312,59 @@ def test_strong_finds_a_win_that_a_hard_first_move_hides(champion, tmp_path, tex
     check_move(state, move)
     assert engine_solve(apply_move(state, move))[0] == LOSS
     assert cpu < 0.8
+
+
+#: A group 3 position from a game of bots/search.py against strong (arena match, fresh boards, seed
+#: 7, after 22 moves): two live numbers in big open areas.  The first player wins it (the solver
+#: in a fraction of a second).  A number has thousands of moves of distinct effect here but
+#: hundreds of thousands of regions that differ on the cells around the other's zone: the exact
+#: search once held them all, met its limit on held regions and gave up at once, leaving the move
+#: to the model (as late as this, with 2 or 3 live numbers).
+LATE_GROUP3 = """30
+B B 11 11 18 # # 13 # # 19 13 12 12 B B # B 19 B B # B B B B B B B B
+B B 19 17 # # 11 16 15 17 20 18 B B 15 B # B B B B # B # B # # B B B
+B 11 13 # 13 # # # 16 B B B B 16 B B # B B B B B # B 16 B B # B #
+B B B 20 B # # 20 13 13 11 10 B 11 B # 13 # 14 # # # # B # B B B # #
+B B B 18 B B B B B B B 15 B 13 B B B B B B B B B B # B B B # #
+19 B # # B # # 13 B 17 # B B B # # B 16 # # # 20 # B # B B # # #
+12 # # # B # # # 18 10 B B 12 B B B # B B B B B B 15 # # # # # #
+12 # 17 B B B 12 # # # # B B B 18 13 B # B B B # # # # # # # # #
+# B B B 18 B 17 11 B # B # 14 # # # B # B B 11 B B B # # # # # #
+# # 18 10 18 B B 13 B 14 B B 12 B B # B # B # # 14 12 B 10 B # 13 11 #
+18 14 B 13 # # 12 14 B # B B 15 B B 10 B B 17 17 20 17 B B B B B B B #
+# 15 B B 20 # 12 20 B # B B B B # 17 15 B B 13 14 12 16 14 B 18 B 11 B 10
+# # 18 B 19 15 B B B B 18 B B # 18 # # # B 20 # 11 12 B B # B 10 B #
+# 11 B B B B B 11 # # B B # # # 20 10 B B 12 20 # 19 17 14 # 13 # # #
+# # 18 11 # 17 18 # # # # # # # 18 # # # B 11 # 17 B 17 # # # B B #
+# B # # # 10 B B B B B # # # # 11 20 B B 14 15 15 B B 20 # # # B 16
+# B # # 18 17 B # # # # # B B B 20 13 B # # # # # B B B B B B #
+# B 16 # # # B # # # # # B # # 13 B B # # # # 16 B B # # 16 B #
+# B # # # # B # # # # # B # 12 B B B B 14 # # # 14 B B # # B 14
+# B # # # # B 16 # # 17 B B 13 # # # 15 # # # 14 # # # B # # # #
+# B # # # # B # # # # # B B 10 B # # # 11 # # # # # B # # # #
+# B # # # # B # # # # 17 B B B B # # # B # # # # # 13 # # # #
+# B # # # # B # # # 13 17 # # # B # # 14 B B # # # # # # # # #
+# B # # # # B # # # B B 12 B # B B B # 14 B # # # # # # # # #
+# B # B B B B # 17 B B B B B 10 B 11 12 14 B B 20 B # # # # # # #
+# B 15 B B # 10 B B 11 B B 18 12 # 14 B B 19 B B 15 B B # # # B B B
+# B # # 12 B B B B B 15 B B B 17 B B B 10 B B 20 B B B # B B B B
+# B # # # # B B B # B B # B B 16 B 20 B B B # B B # B B B B B
+# B B B B B # B B B 12 15 # B 18 B B B 11 # # B B B B # B B B B
+# # # # # # B B B B B B # 16 14 B # 14 18 15 # B B B B B # B B B
+"""
+
+
+def test_strong_settles_a_late_group3_position_exactly(champion, tmp_path):
+    state = parse_board(LATE_GROUP3)
+    if engine_lines(state, 10) is None:
+        pytest.skip("no C++ engine")
+    assert engine_solve(state)[0] == WIN
+    folder = tmp_path / "strong"
+    folder.mkdir()
+    (folder / "game.in").write_text(REFEREE.render(state, state.seat)["game.in"])
+    run = subprocess.run([str(champion)], cwd=folder, capture_output=True, text=True, timeout=10, check=True,
+                         env={**os.environ, "STRONG_VERBOSE": "1"})
+    assert run.stderr.strip().splitlines()[-1].startswith("exact win"), run.stderr
+    move = parse_move((folder / "game.out").read_text())
+    check_move(state, move)
+    assert engine_solve(apply_move(state, move))[0] == LOSS
