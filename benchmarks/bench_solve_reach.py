@@ -7,33 +7,79 @@ from their start by the C++ engine (bots/strong --solve) and by the Python solve
 of it is.  The engines must agree wherever they settle (exits 1 if not).  ``cpp-depth-first``
 is the C++ engine with its root searched depth first (STRONG_ROUNDS=0), as it was before the
 root was searched by rounds: the baseline for that change, measured in the same run.
+``--baseline REV`` adds the engine as of a git revision (``cpp@REV``, bots/strong/main.cpp of
+that commit, compiled the way the arena does) as a baseline.
+
+``--positions GAMES.jsonl`` solves, instead of fresh boards, every position of the games in an
+arena tournament's records (before each move; ``--from-ply`` skips the first moves) and prints,
+per engine, how many it settled and the time spent on those every engine settled.
 
     python benchmarks/bench_solve_reach.py --seconds 10 --sizes 5 6 7 8 9 10 11 12
     python benchmarks/bench_solve_reach.py --seconds 60 --sizes 10 11 12 13 --engines cpp
     python benchmarks/bench_solve_reach.py --seconds 60 --sizes 10 11 12 --engines cpp cpp-depth-first
+    python benchmarks/bench_solve_reach.py --seconds 10 --positions results/NAME/games.jsonl --from-ply 12 --engines cpp --baseline HEAD~1
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from generator.paint import generate_board
 from players.paint import engine_lines, python_solve_lines
+from referees.paint import PaintState, apply_move, parse_board, parse_move
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def shape(n: int) -> tuple[int, int, int, int]:
     return n, max(1, n // 5), max(1, n // 3), max(2, 2 * n // 3)
 
 
-def solve(args: tuple[str, int, int, float]) -> tuple[str, int, int, str, float]:
-    engine, n, seed, seconds = args
-    state = generate_board(*shape(n), seed)
+def build(revision: str, folder: Path) -> Path:
+    """bots/strong/main.cpp as of a git revision, compiled as the arena compiles it."""
+    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:bots/strong/main.cpp"],
+                            capture_output=True, check=True).stdout
+    (folder / "main.cpp").write_bytes(source)
+    compiler = shutil.which(os.environ.get("CXX", "g++")) or "c++"
+    subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(folder / "bot"), str(folder / "main.cpp")], check=True)
+    return folder / "bot"
+
+
+def record_positions(path: Path, from_ply: int) -> list[tuple[str, PaintState]]:
+    """(name, position) before every move from `from_ply` on, of the games in a records file."""
+    found = []
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        board = Path(record["board"]["path"])
+        state = parse_board((board if board.is_absolute() else ROOT / board).read_text())
+        for ply, move in enumerate(record["moves"]):
+            if ply >= from_ply:
+                found.append((f"{record['id']} ply {ply}", state))
+            state = apply_move(state, parse_move(move["output"]))
+    return found
+
+
+#: engine name -> its binary, for the ``cpp@REV`` baselines (set before the workers start)
+BUILT: dict[str, Path] = {}
+
+
+def solve(args: tuple) -> tuple[str, int, int, str, float]:
+    """(engine, n, seed, value, wall seconds) of one board: n x n of that seed, or a given position."""
+    engine, n, seed, seconds = args[:4]
+    state = args[4] if len(args) > 4 else generate_board(*shape(n), seed)
     start = time.perf_counter()
-    if engine.startswith("cpp"):
+    if engine in BUILT:
+        lines = engine_lines(state, seconds, BUILT[engine]) or ["value: unknown (failed)"]
+    elif engine.startswith("cpp"):
         if engine == "cpp-depth-first":  # the engine's root searched depth first, as before rounds
             os.environ["STRONG_ROUNDS"] = "0"
         try:
@@ -52,8 +98,43 @@ def main() -> int:
     parser.add_argument("--boards", type=int, default=4, help="boards per size (seeds 1..)")
     parser.add_argument("--engines", nargs="+", default=["python", "cpp"], choices=["python", "cpp", "cpp-depth-first"])
     parser.add_argument("--parallel", type=int, default=1, help="solves at once (1: timings undisturbed)")
+    parser.add_argument("--baseline", metavar="REV", help="also the C++ engine as of this git revision")
+    parser.add_argument("--positions", type=Path, metavar="GAMES.jsonl",
+                        help="solve the positions of these games' records instead of fresh boards")
+    parser.add_argument("--from-ply", type=int, default=0, help="with --positions: skip the moves before this one")
     args = parser.parse_args()
     os.environ.pop("ARENA_SOLVER", None)
+    with tempfile.TemporaryDirectory(prefix="bench-reach-") as tmp:
+        if args.baseline:
+            BUILT[f"cpp@{args.baseline}"] = build(args.baseline, Path(tmp))
+            args.engines.append(f"cpp@{args.baseline}")
+        if args.positions:
+            return positions(args)
+        return boards(args)
+
+
+def positions(args: argparse.Namespace) -> int:
+    cases = record_positions(args.positions, args.from_ply)
+    jobs = [(e, 0, i, args.seconds, state) for i, (_, state) in enumerate(cases) for e in args.engines]
+    found: dict[int, dict[str, tuple[str, float]]] = {}
+    with ProcessPoolExecutor(args.parallel) as pool:
+        for engine, _, i, value, wall in pool.map(solve, jobs):
+            found.setdefault(i, {})[engine] = (value, wall)
+            if len(found[i]) == len(args.engines):
+                print(f"{cases[i][0]}: " + ", ".join(f"{e} {v} {w:.1f} s" for e, (v, w) in found[i].items()), flush=True)
+    names = args.engines
+    both = [i for i in found if all(found[i][e][0] != "unknown" for e in names)]
+    print(f"\n{len(cases)} positions, {args.seconds:g} s each:")
+    for e in names:
+        settled = sum(found[i][e][0] != "unknown" for i in found)
+        print(f"  {e}: settled {settled}; {sum(found[i][e][1] for i in both):.1f} s on the {len(both)} every engine settled")
+    bad = [i for i in found if len({v for v, _ in found[i].values() if v != "unknown"}) > 1]
+    for i in bad:
+        print(f"DISAGREE {cases[i][0]}: {found[i]}")
+    return 1 if bad else 0
+
+
+def boards(args: argparse.Namespace) -> int:
     jobs = [(e, n, seed, args.seconds) for n in args.sizes for e in args.engines for seed in range(1, args.boards + 1)]
     found: dict[tuple[str, int], list[tuple[int, str, float]]] = {}
     with ProcessPoolExecutor(args.parallel) as pool:

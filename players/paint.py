@@ -860,10 +860,13 @@ def engine() -> Path | None:
     return binary
 
 
-def engine_lines(state: PaintState, max_seconds: float) -> list[str] | None:
-    """``solve_lines`` by the C++ engine, or None when it cannot answer (no engine, a board
-    over ``ENGINE_MAX_N``, or it failed): the Python solver answers then."""
-    binary = engine() if state.n <= ENGINE_MAX_N else None
+def engine_lines(state: PaintState, max_seconds: float, binary: Path | None = None) -> list[str] | None:
+    """``solve_lines`` by the C++ engine (or by ``binary``, another build of it: benchmarks compare
+    versions), or None when it cannot answer (no engine, a board over ``ENGINE_MAX_N``, or it
+    failed): the Python solver answers then."""
+    if state.n > ENGINE_MAX_N:
+        return None
+    binary = binary or engine()
     if binary is None:
         return None
     try:
