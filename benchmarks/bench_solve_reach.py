@@ -34,7 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from generator.paint import generate_board
-from players.paint import engine_lines, python_solve_lines
+from players.paint import engine, engine_lines, python_solve_lines
 from referees.paint import PaintState, apply_move, parse_board, parse_move
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,6 +104,8 @@ def main() -> int:
     parser.add_argument("--from-ply", type=int, default=0, help="with --positions: skip the moves before this one")
     args = parser.parse_args()
     os.environ.pop("ARENA_SOLVER", None)
+    if any(e.startswith("cpp") for e in args.engines):
+        engine()  # compiled (and cached) before any solve is timed
     with tempfile.TemporaryDirectory(prefix="bench-reach-") as tmp:
         if args.baseline:
             BUILT[f"cpp@{args.baseline}"] = build(args.baseline, Path(tmp))
