@@ -8,9 +8,12 @@ opponent wins, else *draw* or *unknown*.  Variants are compared on the same posi
 of the positions any variant secured is a lower bound on the won ones.
 
 On group 2, ply 2 (the first player's second move) is the first the solver settles after a
-move within seconds; plies 0 and 1 decide most games but are out of its reach.
+move within seconds; plies 0 and 1 decide most games but are out of its reach.  Group 3 games
+differ more in length: ``--live N`` takes instead the first position of each game with at most N
+live (paintable) numbers.
 
     python benchmarks/bench_strong_ply.py --group 2 --ply 2 --count 100 --variants "" STRONG_MODEL=0
+    python benchmarks/bench_strong_ply.py --group 3 --live 20 --count 40 --variants "" STRONG_EXACT_MID=0.85
 
 The bot runs as a plain process (no sandbox: the variants need its environment); it stops by its
 own CPU clock as in a game.  Prints one summary line per variant.
@@ -28,6 +31,7 @@ from pathlib import Path
 
 from generator.paint import GROUPS, generate_board
 from players.paint import engine, engine_lines
+from players.paint import position as position_of
 from referees.paint import apply_move, board_text, outcome, parse_board, parse_move
 
 VERDICTS = {"loss": "secured", "win": "thrown", "draw": "draw"}
@@ -42,17 +46,20 @@ def bot_move(binary: str, board: str, env: dict[str, str], folder: Path) -> tupl
     return (folder / "game.out").read_text(), (lines[-1].split(",")[0] if lines else "?")
 
 
-def position(args: tuple[str, int, int, int]) -> str | None:
-    """The board at `ply` of a self-play game on the group's board of `seed`, or None if over."""
-    binary, group, seed, ply = args
+def position(args: tuple[str, int, int, int, int | None]) -> str | None:
+    """The board at `ply` of a self-play game on the group's board of `seed` (or its first with at
+    most `live` live numbers), or None if the game is over by then."""
+    binary, group, seed, ply, live = args
     state = generate_board(*GROUPS[group], seed)
     with tempfile.TemporaryDirectory(prefix="bench-ply-") as tmp:
         folders = [Path(tmp) / "first", Path(tmp) / "second"]
         for folder in folders:
             folder.mkdir()
-        for _ in range(ply):
+        for _ in range(10**6 if live is not None else ply):
             if outcome(state) is not None:
                 return None
+            if live is not None and position_of(state).numbers <= live:
+                break
             text, _ = bot_move(binary, board_text(state), {}, folders[state.seat])
             state = apply_move(state, parse_move(text))
     return None if outcome(state) is not None else board_text(state)
@@ -72,6 +79,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--group", type=int, default=2, choices=sorted(GROUPS))
     parser.add_argument("--ply", type=int, default=2, help="moves played before the one judged (default 2)")
+    parser.add_argument("--live", type=int, metavar="N",
+                        help="instead of --ply: the first position with at most N live numbers")
     parser.add_argument("--count", type=int, default=100, help="boards (default 100)")
     parser.add_argument("--seed", type=int, default=201, help="the first board's seed (default 201)")
     parser.add_argument("--solve", type=float, default=20.0, help="solver seconds after each move (default 20)")
@@ -86,9 +95,10 @@ def main() -> int:
     binary = str(built)
     seeds = range(args.seed, args.seed + args.count)
     with ProcessPoolExecutor(args.parallel) as pool:
-        boards = pool.map(position, [(binary, args.group, seed, args.ply) for seed in seeds])
+        boards = pool.map(position, [(binary, args.group, seed, args.ply, args.live) for seed in seeds])
         cases = [(seed, board) for seed, board in zip(seeds, boards) if board is not None]
-        print(f"{len(cases)} positions at ply {args.ply} of group {args.group} games (seeds {seeds.start}-{seeds.stop - 1})",
+        where = f"with at most {args.live} live numbers" if args.live is not None else f"at ply {args.ply}"
+        print(f"{len(cases)} positions {where} of group {args.group} games (seeds {seeds.start}-{seeds.stop - 1})",
               flush=True)
         union: set[int] = set()
         for variant in args.variants:
