@@ -1035,16 +1035,16 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
     if (pos.parts.empty()) return pos.dead ? LOSS : DRAW;
     struct Child { Mask r; int i, k; bool settled; int v; long tried; };
     vector<Child> kids;
-    unordered_set<u64> seen;
+    HashSet seen;
     for (auto& c : ranked)
-        if (seen.insert(HASH(c.region)).second) kids.push_back({c.region, c.i, c.k, false, LOSS, 0});
+        if (seen.insert(HASH(c.region))) kids.push_back({c.region, c.i, c.k, false, LOSS, 0});
     for (int i = 0; i < (int)pos.parts.size(); ++i)
         for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) {
             vector<Mask> moves;
             movesOf(pos.parts[i], k, gExact, moves);
             if (held + kids.size() + moves.size() >= HELD_MAX) throw TooBig();
             for (auto& r : moves)
-                if (seen.insert(HASH(r)).second) kids.push_back({r, i, k, false, LOSS, 0});
+                if (seen.insert(HASH(r))) kids.push_back({r, i, k, false, LOSS, 0});
         }
     Hold hold(kids.size());
     roundsKids = kids.size();
