@@ -8,7 +8,7 @@ of it is.  The engines must agree wherever they settle (exits 1 if not).  ``cpp-
 is the C++ engine with its root searched depth first (STRONG_ROUNDS=0), as it was before the
 root was searched by rounds: the baseline for that change, measured in the same run.
 ``--baseline REV`` adds the engine as of a git revision (``cpp@REV``, bots/strong/main.cpp of
-that commit, compiled the way the arena does) as a baseline.
+that commit, compiled and cached as ``arena solve``'s engine) as a baseline.
 
 ``--positions GAMES.jsonl`` solves, instead of fresh boards, every position of the games in an
 arena tournament's records (before each move; ``--from-ply`` skips the first moves) and prints,
@@ -25,10 +25,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -44,14 +42,16 @@ def shape(n: int) -> tuple[int, int, int, int]:
     return n, max(1, n // 5), max(1, n // 3), max(2, 2 * n // 3)
 
 
-def build(revision: str, folder: Path) -> Path:
-    """bots/strong/main.cpp as of a git revision, compiled as the arena compiles it."""
-    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:bots/strong/main.cpp"],
-                            capture_output=True, check=True).stdout
-    (folder / "main.cpp").write_bytes(source)
-    compiler = shutil.which(os.environ.get("CXX", "g++")) or "c++"
-    subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(folder / "bot"), str(folder / "main.cpp")], check=True)
-    return folder / "bot"
+def build(revision: str) -> Path:
+    """bots/strong/main.cpp as of a git revision, compiled (and cached) as ``arena solve``'s engine."""
+    shown = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:bots/strong/main.cpp"],
+                           capture_output=True, check=False)
+    binary = engine(shown.stdout) if shown.returncode == 0 else None
+    if binary is None:
+        why = shown.stderr.decode(errors="replace").strip() or "it does not compile, or there is no C++ compiler"
+        print(f"bench_solve_reach: --baseline {revision}: no engine: {why}", file=sys.stderr)
+        sys.exit(2)
+    return binary
 
 
 def record_positions(path: Path, from_ply: int) -> list[tuple[str, PaintState]]:
@@ -106,13 +106,10 @@ def main() -> int:
     os.environ.pop("ARENA_SOLVER", None)
     if any(e.startswith("cpp") for e in args.engines):
         engine()  # compiled (and cached) before any solve is timed
-    with tempfile.TemporaryDirectory(prefix="bench-reach-") as tmp:
-        if args.baseline:
-            BUILT[f"cpp@{args.baseline}"] = build(args.baseline, Path(tmp))
-            args.engines.append(f"cpp@{args.baseline}")
-        if args.positions:
-            return positions(args)
-        return boards(args)
+    if args.baseline:
+        BUILT[f"cpp@{args.baseline}"] = build(args.baseline)
+        args.engines.append(f"cpp@{args.baseline}")
+    return positions(args) if args.positions else boards(args)
 
 
 def positions(args: argparse.Namespace) -> int:

@@ -832,15 +832,17 @@ ENGINE_SOURCE = Path(__file__).resolve().parent.parent / "bots" / "strong" / "ma
 ENGINE_MAX_N = 31
 
 
-def engine() -> Path | None:
+def engine(source: bytes | None = None) -> Path | None:
     """The compiled C++ engine (cached under ``~/.cache/arena`` by the source's hash), or None:
-    no source, no C++ compiler, a failed compile, or ``ARENA_SOLVER=python`` in the environment."""
-    if os.environ.get("ARENA_SOLVER") == "python" or not ENGINE_SOURCE.is_file():
+    no source, no C++ compiler, a failed compile, or ``ARENA_SOLVER=python`` in the environment.
+    ``source``: another version of ``ENGINE_SOURCE`` (benchmarks compare versions)."""
+    if os.environ.get("ARENA_SOLVER") == "python" or (source is None and not ENGINE_SOURCE.is_file()):
         return None
     compiler = shutil.which(os.environ.get("CXX", "g++")) or shutil.which("c++")
     if not compiler:
         return None
-    source = ENGINE_SOURCE.read_bytes()
+    if source is None:
+        source = ENGINE_SOURCE.read_bytes()
     digest = hashlib.sha256(source + compiler.encode()).hexdigest()[:16]
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "arena"
     binary = cache / f"paint-solver-{digest}"
@@ -849,7 +851,7 @@ def engine() -> Path | None:
     try:
         cache.mkdir(parents=True, exist_ok=True)
         partial = cache / f".paint-solver-{digest}.{os.getpid()}"
-        built = subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(partial), str(ENGINE_SOURCE)],
+        built = subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(partial), "-x", "c++", "-"], input=source,
                                capture_output=True, check=False, timeout=300)
         if built.returncode != 0:
             partial.unlink(missing_ok=True)
