@@ -307,12 +307,23 @@ struct Hold {
     ~Hold() { held -= n; }
 };
 
+// Hashes held in HashSets at once (the effects seen by every enumeration under way, at every level
+// of the search's recursion): past HASHED_MAX (2^21: at most about 45 MiB of slots) the search
+// gives up (TooBig) as when out of time.  Unlimited for --solve.
+static size_t hashed = 0, HASHED_MAX = (size_t)1 << 21;
+
 // A set of 64-bit hashes (open addressing; the enumeration below inserts millions of them).
 struct HashSet {
     vector<u64> slot = vector<u64>(64, 0);
     size_t used = 0;
+    HashSet() = default;
+    HashSet(const HashSet&) = delete;
+    HashSet& operator=(const HashSet&) = delete;
+    HashSet(HashSet&& o) noexcept : slot(std::move(o.slot)), used(o.used) { o.used = 0; }
+    ~HashSet() { hashed -= used; }
     bool insert(u64 h) {  // whether h is new
         h |= 1;           // (0 marks a free slot)
+        if (hashed >= HASHED_MAX) throw TooBig();
         if (4 * (used + 1) > 3 * slot.size()) {
             vector<u64> old(slot.size() * 2, 0);
             old.swap(slot);
@@ -324,6 +335,7 @@ struct HashSet {
             if (slot[i] == h) return false;
         place(h);
         ++used;
+        ++hashed;
         return true;
     }
     void place(u64 h) {
@@ -343,18 +355,19 @@ struct HashSet {
 // of them (1.6 million effects kept) in 8.2 s; this one ends 4.7 million regions (0.9 million
 // effects) in 2.1 s.  Masks are only worked on within the rows [lo, hi] of the number and its
 // allowed cells (the rows outside stay zero).
-struct Enum {
+// Each region is handed to `f` as it ends (f returns true to stop the enumeration: finish and
+// allRegions then return true), so a search finds a winning move without enumerating the rest.
+template <class F> struct Enum {
     const Mask* allowed;
     const Mask* others;
     HashSet* seen;
-    vector<Mask>* out;
+    F* f;
     int lo, hi;
-    void emit(const Mask& r, const Mask& effect) {
-        if (!seen->insert(HASH(effect))) return;
-        if (held + out->size() >= HELD_MAX) throw TooBig();
-        out->push_back(r);
+    bool emit(const Mask& r, const Mask& effect) {
+        if (!seen->insert(HASH(effect))) return false;
+        return (*f)(r);
     }
-    void finish(const Mask& chosen, Mask frontier, const Mask& seenCells, int left, const Mask& effect) {
+    bool finish(const Mask& chosen, Mask frontier, const Mask& seenCells, int left, const Mask& effect) {
         Mask sensitive, free;  // cells that would add to the effect; allowed cells not looked at yet
         for (int x = lo; x <= hi; ++x) {
             u32 t = others->r[x] & ~effect.r[x], g = t | t << 1 | t >> 1;
@@ -366,7 +379,7 @@ struct Enum {
         while (true) {
             u32 any = 0;
             for (int x = lo; x <= hi; ++x) any |= frontier.r[x];
-            if (!any) return;
+            if (!any) return false;
             budget.tick();
             // The cells reachable within `left` steps: enough of them to finish the region, and one
             // that adds to the effect?  (Breadth first, stopping as soon as both are known.)
@@ -395,8 +408,8 @@ struct Enum {
                     adds |= reach.r[x] & sensitive.r[x];
                 }
             }
-            if (count < left) return;
-            if (!adds) { emit(fillFrom(chosen, reach, left), effect); return; }
+            if (count < left) return false;
+            if (!adds) return emit(fillFrom(chosen, reach, left), effect);
             // Branch on the frontier cell that adds most to the effect (deciding the cells that
             // matter first finishes branches sooner: 2 to 4 times fewer regions visited than
             // taking the lowest cell), else on the lowest.
@@ -417,22 +430,26 @@ struct Enum {
                 if (TEST(*others, d)) SET(effect2, d);
                 if (TEST(*allowed, d) && !TEST(seenCells, d)) { SET(frontier2, d); SET(seen2, d); }
             }
-            if (left == 1) { emit(chosen2, effect2); continue; }
-            finish(chosen2, frontier2, seen2, left - 1, effect2);
+            if (left == 1) {
+                if (emit(chosen2, effect2)) return true;
+                continue;
+            }
+            if (finish(chosen2, frontier2, seen2, left - 1, effect2)) return true;
         }
     }
 };
 
-// Every region of the number v at `at` whose effect on `others` is not yet in `seen`.
-static void allRegions(int at, int v, const Mask& allowed, const Mask& others, HashSet& seen, vector<Mask>& out) {
+// Every region of the number v at `at` whose effect on `others` is not yet in `seen`, handed to
+// f(region) (true: stop, and allRegions returns true).
+template <class F> static bool allRegions(int at, int v, const Mask& allowed, const Mask& others, HashSet& seen, F f) {
     Mask start = SINGLE(at);
-    Enum e{&allowed, &others, &seen, &out, at >> 5, at >> 5};
+    Enum<F> e{&allowed, &others, &seen, &f, at >> 5, at >> 5};
     for (int x = 0; x < N; ++x)
         if (allowed.r[x]) { e.lo = min(e.lo, x); e.hi = max(e.hi, x); }
     Mask effect = AND(GROW(start), others);
-    if (v == 1) { e.emit(start, effect); return; }
+    if (v == 1) return e.emit(start, effect);
     Mask front = AND(GROW(start), allowed);
-    e.finish(start, front, OR(start, front), v - 1, effect);
+    return e.finish(start, front, OR(start, front), v - 1, effect);
 }
 
 // Grow `chosen` to v cells of allowed, one neighbour at a time, taking the cell whose new
@@ -570,7 +587,50 @@ static void movesOf(const Part& p, int k, bool exact, vector<Mask>& out) {
         if (seen.insert(HASH(AND(GROW(r), others)))) out.push_back(r);
     }
     if (!exact) return;
-    allRegions(p.nums[k].at, p.nums[k].v, AND(p.zones[k], p.empty), others, seen, out);
+    allRegions(p.nums[k].at, p.nums[k].v, AND(p.zones[k], p.empty), others, seen, [&](const Mask& r) {
+        if (held + out.size() >= HELD_MAX) throw TooBig();
+        out.push_back(r);
+        return false;
+    });
+}
+
+// The moves of the numbers of parts[0..n) that the search tries, one per distinct effect, handed
+// to f(part index, number index, region) as they come (true: stop; eachMove returns true): every
+// number's candidates first, then (exact) every other effect, number by number.  A good candidate
+// settles most positions (a win found, or a Grundy value's options all seen) before anything is
+// enumerated: late in a group 3 game a 10 beside an 11 has 50 000 effects and an 18 more than the
+// move's time allows, where its candidates show at once that it can kill the 11 or spare it.
+template <class F> static bool eachMove(const Part* parts, int n, bool exact, F f) {
+    vector<int> first;  // the index of each part's first number in seen and others
+    int total = 0;
+    for (int i = 0; i < n; ++i) {
+        first.push_back(total);
+        total += parts[i].nums.size();
+    }
+    vector<HashSet> seen(total);
+    vector<Mask> others(total);
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < (int)parts[i].nums.size(); ++k) {
+            const Part& p = parts[i];
+            Mask& o = others[first[i] + k];
+            o = othersOf(p, k);
+            budget.check();
+            vector<Mask> cand;
+            candidates(p, k, cand);
+            Hold hold(cand.size());
+            for (auto& r : cand)
+                if (COUNT(r) == p.nums[k].v && seen[first[i] + k].insert(HASH(AND(GROW(r), o))) && f(i, k, r))
+                    return true;
+        }
+    if (!exact) return false;
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < (int)parts[i].nums.size(); ++k) {
+            const Part& p = parts[i];
+            if (allRegions(p.nums[k].at, p.nums[k].v, AND(p.zones[k], p.empty), others[first[i] + k], seen[first[i] + k],
+                           [&](const Mask& r) { return f(i, k, r); }))
+                return true;
+        }
+    return false;
 }
 
 // The numbers of part p still paintable once number k is painted with a region whose cells and
@@ -627,20 +687,14 @@ static int grundyOf(const Part& p) {
     budget.tick();
     vector<char> options(count + 2, 0);
     int have = 0;
-    bool full = false;
-    for (int k = 0; k < count && !full; ++k) {
-        vector<Mask> moves;
-        movesOf(p, k, gExact, moves);
-        Hold hold(moves.size());
-        for (auto& r : moves) {
-            vector<Part> parts;
-            bool dead = false;
-            afterPart(p, k, r, parts, dead);
-            int g = xorOf(parts);
-            if (g <= count && !options[g]) { options[g] = 1; ++have; }
-            if (have == count && options[count - 1]) { full = true; break; }
-        }
-    }
+    eachMove(&p, 1, gExact, [&](int, int k, const Mask& r) {
+        vector<Part> parts;
+        bool dead = false;
+        afterPart(p, k, r, parts, dead);
+        int g = xorOf(parts);
+        if (g <= count && !options[g]) { options[g] = 1; ++have; }
+        return have == count && options[count - 1];  // every value below count: the value is count
+    });
     int m = 0;
     while (options[m]) ++m;
     store(key, m);
@@ -671,17 +725,13 @@ static bool wins(vector<Part> parts, int heap) {
     bool found = false;
     for (int smaller = 0; smaller < heap && !found; ++smaller)
         if (!wins(vector<Part>{p}, smaller)) found = true;
-    for (int k = 0; k < (int)p.nums.size() && !found; ++k) {
-        vector<Mask> moves;
-        movesOf(p, k, gExact, moves);
-        Hold hold(moves.size());
-        for (auto& r : moves) {
+    if (!found)
+        found = eachMove(&p, 1, gExact, [&](int, int k, const Mask& r) {
             vector<Part> after;
             bool dead = false;
             afterPart(p, k, r, after, dead);
-            if (!wins(after, heap)) { found = true; break; }
-        }
-    }
+            return !wins(after, heap);
+        });
     if (!found) store(tkey(pk, TAG_GRUNDY), heap);
     store(key, found);
     return found;
@@ -704,16 +754,10 @@ static int valueOf(const Pos& pos) {
     if (lookup(key, found)) return found;
     budget.tick();
     found = LOSS;
-    for (int i = 0; i < (int)pos.parts.size() && found != WIN; ++i)
-        for (int k = 0; k < (int)pos.parts[i].nums.size() && found != WIN; ++k) {
-            vector<Mask> moves;
-            movesOf(pos.parts[i], k, gExact, moves);
-            Hold hold(moves.size());
-            for (auto& r : moves) {
-                found = max(found, -valueOf(afterMove(pos, i, k, r)));
-                if (found == WIN) break;
-            }
-        }
+    eachMove(pos.parts.data(), pos.parts.size(), gExact, [&](int i, int k, const Mask& r) {
+        found = max(found, -valueOf(afterMove(pos, i, k, r)));
+        return found == WIN;
+    });
     store(key, found);
     return found;
 }
@@ -723,21 +767,15 @@ static int bestOf(const Pos& pos, Mask& move, bool& has) {
     has = false;
     if (pos.parts.empty()) return pos.dead ? LOSS : DRAW;
     int best = LOSS;
-    for (int i = 0; i < (int)pos.parts.size(); ++i)
-        for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) {
-            vector<Mask> moves;
-            movesOf(pos.parts[i], k, gExact, moves);
-            Hold hold(moves.size());
-            for (auto& r : moves) {
-                Pos child = afterMove(pos, i, k, r);
-                int v = child.dead ? (wins(child.parts, 0) ? LOSS : WIN) : -valueOf(child);
-                if (!has || v > best) {
-                    best = v;
-                    if (v != LOSS || !pos.dead) { move = r; has = true; }
-                    if (best == WIN) return WIN;
-                }
-            }
+    eachMove(pos.parts.data(), pos.parts.size(), gExact, [&](int i, int k, const Mask& r) {
+        Pos child = afterMove(pos, i, k, r);
+        int v = child.dead ? (wins(child.parts, 0) ? LOSS : WIN) : -valueOf(child);
+        if (!has || v > best) {
+            best = v;
+            if (v != LOSS || !pos.dead) { move = r; has = true; }
         }
+        return best == WIN;
+    });
     return best;
 }
 
@@ -1038,20 +1076,32 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
     HashSet seen;
     for (auto& c : ranked)
         if (seen.insert(HASH(c.region))) kids.push_back({c.region, c.i, c.k, false, LOSS, 0});
-    for (int i = 0; i < (int)pos.parts.size(); ++i)
-        for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) {
-            vector<Mask> moves;
-            movesOf(pos.parts[i], k, gExact, moves);
-            if (held + kids.size() + moves.size() >= HELD_MAX) throw TooBig();
-            for (auto& r : moves)
-                if (seen.insert(HASH(r))) kids.push_back({r, i, k, false, LOSS, 0});
-        }
     Hold hold(kids.size());
     roundsKids = kids.size();
+    // The first round tries the ranked candidates alone; every other effect joins them from the
+    // second round on (a win among the candidates needs no enumeration, which late in a group 3
+    // game can take longer than the move).
+    bool enumerated = false;
     // (a move whose share is under 10 steps waits for a later round, as do all after it)
     for (long r = 0, top = ROUND_STEPS;; ++r, top *= 4) {
+        if (r == 1) {
+            for (int i = 0; i < (int)pos.parts.size(); ++i)
+                for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) {
+                    vector<Mask> moves;
+                    movesOf(pos.parts[i], k, gExact, moves);
+                    if (held + moves.size() >= HELD_MAX) throw TooBig();
+                    for (auto& m : moves)
+                        if (seen.insert(HASH(m))) {
+                            kids.push_back({m, i, k, false, LOSS, 0});
+                            ++held;
+                            ++hold.n;
+                        }
+                }
+            roundsKids = kids.size();
+            enumerated = true;
+        }
         roundsSteps = top;
-        bool open = false;
+        bool open = !enumerated;  // (the first round is never the last)
         for (size_t j = 0; j < kids.size(); ++j) {
             Child& c = kids[j];
             if (c.settled) continue;
@@ -1362,6 +1412,7 @@ static int solveMode(double seconds) {
     COLS = (u32)((1ULL << N) - 1);
     TBITS = 24;
     HELD_MAX = SIZE_MAX / 2;
+    HASHED_MAX = SIZE_MAX / 2;
     table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
     if (!table) { TBITS = 21; table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry)); }
     if (!table) { printf("value: unknown (out of memory)\n"); return 1; }
