@@ -90,6 +90,11 @@ CLEANUP = 5.0
 
 CLOCK = os.sysconf("SC_CLK_TCK")
 _CHUNK = 1 << 16
+#: Bytes by which two reads of one process's resident memory may differ without it changing: since
+#: Linux 6.2 the counters are per CPU and read approximately, each CPU holding back up to a batch of
+#: max(32, 2 * CPUs) pages.  The maxrss a bot inherits at exec and the arena's VmHWM read after it
+#: are two such reads (see peak_memory).
+_RSS_SLACK = (os.cpu_count() or 1) * max(32, 2 * (os.cpu_count() or 1)) * os.sysconf("SC_PAGE_SIZE")
 #: stderr text that shows an allocation was refused (checked case-insensitively).
 _OUT_OF_MEMORY = ("memoryerror", "bad_alloc", "cannot allocate memory", "out of memory",
                   "outofmemoryerror", "outofmemoryexception", "memory allocation of")  # Java, C#, Rust
@@ -410,11 +415,12 @@ class _Run:
         """The largest memory sampled (the tree's, or one process's peak), or the bot's ``ru_maxrss``
         where that is the bot's own: Linux starts a new program's maxrss at the peak of the memory it
         replaced, here the arena's (the bot was forked from it), so a figure no larger than the
-        arena's own peak may be the arena's.  Then growth after the last sample is not seen: a bot
-        that dies of a failed allocation is a memory-limit only if it said so or was seen near the
-        limit (the sandbox, whose bots are forked from a small supervisor, has no such blind spot)."""
+        arena's own peak (give or take _RSS_SLACK) may be the arena's.  Then growth after the last
+        sample is not seen: a bot that dies of a failed allocation is a memory-limit only if it said
+        so or was seen near the limit (the sandbox, whose bots are forked from a small supervisor, has
+        no such blind spot)."""
         rusage = self.rusage.ru_maxrss * 1024 if self.rusage else 0
-        return max(self.peak, self.hiwater, rusage if rusage > self.inherited else 0)
+        return max(self.peak, self.hiwater, rusage if rusage > self.inherited + _RSS_SLACK else 0)
 
     def invocation(self) -> Invocation:
         """The verdict of the finished run, with what was measured."""
