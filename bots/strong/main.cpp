@@ -270,15 +270,6 @@ static void store(u64 k, int v) {
 }
 
 // ------------------------------------------------------------------ moves
-// Numbers of the part that may outlive a move of number k (those beside it die anyway): their zones.
-static Mask othersOf(const Part& p, int k) {
-    Mask beside = GROW(SINGLE(p.nums[k].at)), o;
-    zero(o);
-    for (int i = 0; i < (int)p.nums.size(); ++i)
-        if (i != k && !TEST(beside, p.nums[i].at)) o = OR(o, p.zones[i]);
-    return o;
-}
-
 // chosen plus `left` cells of reach, breadth first.
 static Mask fillFrom(Mask chosen, const Mask& reach, int left) {
     while (left) {
@@ -352,19 +343,23 @@ struct HashSet {
     }
 };
 
-// The other numbers of a move of number k of part p whose death the enumeration tracks: those
-// othersOf counts (at most 64 of them; any further ones count as alive, which is only slower).
+// A move of number k of part p, and the other numbers that may outlive it (those beside it die
+// anyway): `others`, their zones, is where a region's effect lies.  The enumeration tracks the
+// death of at most 64 of them; any further ones count as alive, which is only slower.
 struct Tracked {
     const Part* p;
-    int m = 0, j[64];
+    int k, m = 0, j[64];
     u64 all = 0;     // the bits of the m numbers
+    Mask others;     // the zones of every other number that may outlive the move
     Mask untracked;  // zones of others beyond the 64
     bool more = false;
-    Tracked(const Part& part, int k) : p(&part) {
+    Tracked(const Part& part, int number) : p(&part), k(number) {
+        zero(others);
         zero(untracked);
         Mask beside = GROW(SINGLE(part.nums[k].at));
         for (int i = 0; i < (int)part.nums.size(); ++i) {
             if (i == k || TEST(beside, part.nums[i].at)) continue;
+            others = OR(others, part.zones[i]);
             if (m < 64) j[m++] = i;
             else { untracked = OR(untracked, part.zones[i]); more = true; }
         }
@@ -373,10 +368,12 @@ struct Tracked {
     // At most one other number alive: it is alone after the move (a part of one number, the same
     // game whatever its zone), so only which numbers die matters, not the cells.
     bool single(u64 dead) const { return !more && __builtin_popcountll(all & ~dead) <= 1; }
+    // The key of a move that leaves at most one other number alive: which ones it kills.
+    static u64 deaths(u64 dead) { return mix(dead + 0x51); }
     // What a move changes for the rest of the game, as a hash: which of the others it kills, and
     // the cells of the survivors' zones it covers or touches (the dead ones' zones no longer matter).
     u64 key(const Mask& effect, const Mask& live, u64 dead) const {
-        if (single(dead)) return mix(dead + 0x51);
+        if (single(dead)) return deaths(dead);
         return HASH(AND(effect, live)) ^ mix(dead + 0x9e3779b9ULL);
     }
     // Whether the t-th tracked number is dead once the cells `effect` of the others' zones are
@@ -402,9 +399,9 @@ struct Tracked {
     }
 };
 
-// Tracked::key of a whole region of number k (its effect on `others`, othersOf(p, k)).
-static u64 regionKey(const Tracked& tr, const Mask& others, const Mask& region) {
-    Mask effect = AND(GROW(region), others);
+// Tracked::key of a whole region of the move's number (its effect on tr.others).
+static u64 regionKey(const Tracked& tr, const Mask& region) {
+    Mask effect = AND(GROW(region), tr.others);
     u64 dead = tr.update(0, effect, effect);
     return tr.key(effect, tr.live(dead), dead);
 }
@@ -442,7 +439,7 @@ template <class F> struct Enum {
                 const Mask& live, u64 dead) {
         if (tr->single(dead)) {  // both ends of the last survivor seen: nothing new below
             u64 last = tr->all & ~dead;
-            if (seen->contains(mix(dead + 0x51)) && seen->contains(mix((dead | last) + 0x51))) return false;
+            if (seen->contains(Tracked::deaths(dead)) && seen->contains(Tracked::deaths(dead | last))) return false;
         }
         Mask sensitive, free;  // cells that would add to the effect; allowed cells not looked at yet
         for (int x = lo; x <= hi; ++x) {
@@ -525,10 +522,13 @@ template <class F> struct Enum {
     }
 };
 
-// Every region of the number v at `at` whose effect on `others` is not yet in `seen`, handed to
-// f(region) (true: stop, and allRegions returns true).
-template <class F> static bool allRegions(const Tracked& tr, int at, int v, const Mask& allowed, const Mask& others,
-                                          HashSet& seen, F f) {
+// Every region of the move's number (tr) whose effect is not yet in `seen`, handed to f(region)
+// (true: stop, and allRegions returns true).
+template <class F> static bool allRegions(const Tracked& tr, HashSet& seen, F f) {
+    const Num& n = tr.p->nums[tr.k];
+    int at = n.at, v = n.v;
+    Mask allowed = AND(tr.p->zones[tr.k], tr.p->empty);
+    const Mask& others = tr.others;
     Mask start = SINGLE(at);
     Enum<F> e{&allowed, &others, &tr, &seen, &f, at >> 5, at >> 5};
     for (int x = 0; x < N; ++x)
@@ -663,21 +663,29 @@ static void candidates(const Part& p, int k, vector<Mask>& out, int reach = 4) {
     candCache.emplace(key, vector<Mask>(out.begin() + from, out.end()));
 }
 
+// The candidate regions of the move's number (tr) whose effect is not yet in `seen`, handed to
+// f(region) (true: stop, and candidateMoves returns true).
+template <class F> static bool candidateMoves(const Tracked& tr, HashSet& seen, F f) {
+    budget.check();
+    vector<Mask> cand;
+    candidates(*tr.p, tr.k, cand);
+    Hold hold(cand.size());
+    for (auto& r : cand)  // (a region of another size: never, the number is live)
+        if (COUNT(r) == tr.p->nums[tr.k].v && seen.insert(regionKey(tr, r)) && f(r)) return true;
+    return false;
+}
+
 // The moves of number k to consider, one per distinct effect on the others: candidates
 // first, then (exact) every other effect.
 static void movesOf(const Part& p, int k, bool exact, vector<Mask>& out) {
-    Mask others = othersOf(p, k);
     Tracked tr(p, k);
     HashSet seen;
-    budget.check();
-    vector<Mask> cand;
-    candidates(p, k, cand);
-    for (auto& r : cand) {
-        if (COUNT(r) != p.nums[k].v) continue;  // (never: the number is live)
-        if (seen.insert(regionKey(tr, others, r))) out.push_back(r);
-    }
+    candidateMoves(tr, seen, [&](const Mask& r) {
+        out.push_back(r);
+        return false;
+    });
     if (!exact) return;
-    allRegions(tr, p.nums[k].at, p.nums[k].v, AND(p.zones[k], p.empty), others, seen, [&](const Mask& r) {
+    allRegions(tr, seen, [&](const Mask& r) {
         if (held + out.size() >= HELD_MAX) throw TooBig();
         out.push_back(r);
         return false;
@@ -691,37 +699,22 @@ static void movesOf(const Part& p, int k, bool exact, vector<Mask>& out) {
 // enumerated: late in a group 3 game a 10 beside an 11 has 50 000 effects and an 18 more than the
 // move's time allows, where its candidates show at once that it can kill the 11 or spare it.
 template <class F> static bool eachMove(const Part* parts, int n, bool exact, F f) {
-    vector<int> first;  // the index of each part's first number in seen and others
     int total = 0;
-    for (int i = 0; i < n; ++i) {
-        first.push_back(total);
-        total += parts[i].nums.size();
-    }
+    for (int i = 0; i < n; ++i) total += parts[i].nums.size();
+    vector<Tracked> moves;  // one per number, in order, with its effects seen so far
     vector<HashSet> seen(total);
-    vector<Mask> others(total);
+    vector<int> part;
+    moves.reserve(total);
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < (int)parts[i].nums.size(); ++k) {
-            const Part& p = parts[i];
-            Mask& o = others[first[i] + k];
-            o = othersOf(p, k);
-            budget.check();
-            Tracked tr(p, k);
-            vector<Mask> cand;
-            candidates(p, k, cand);
-            Hold hold(cand.size());
-            for (auto& r : cand)
-                if (COUNT(r) == p.nums[k].v && seen[first[i] + k].insert(regionKey(tr, o, r)) && f(i, k, r))
-                    return true;
-        }
-    if (!exact) return false;
-    for (int i = 0; i < n; ++i)
-        for (int k = 0; k < (int)parts[i].nums.size(); ++k) {
-            const Part& p = parts[i];
-            Tracked tr(p, k);
-            if (allRegions(tr, p.nums[k].at, p.nums[k].v, AND(p.zones[k], p.empty), others[first[i] + k], seen[first[i] + k],
-                           [&](const Mask& r) { return f(i, k, r); }))
+            moves.emplace_back(parts[i], k);
+            part.push_back(i);
+            if (candidateMoves(moves.back(), seen[moves.size() - 1], [&](const Mask& r) { return f(i, k, r); }))
                 return true;
         }
+    if (!exact) return false;
+    for (int t = 0; t < total; ++t)
+        if (allRegions(moves[t], seen[t], [&](const Mask& r) { return f(part[t], moves[t].k, r); })) return true;
     return false;
 }
 
