@@ -234,7 +234,7 @@ def test_strong_keeps_a_memory_and_survives_a_broken_one(champion, tmp_path):
         move, cpu = run_bot([str(champion)], folder, state)
         check_move(state, move)
         state = apply_move(state, move)
-        assert 0 < (folder / "strong.memory").stat().st_size <= 8 * 2**20
+        assert 0 < (folder / "strong.memory").stat().st_size <= 2**20  # (the arena caps a file at 1 MiB)
         assert cpu < 0.8
 
 

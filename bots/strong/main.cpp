@@ -193,31 +193,45 @@ static Mask zoneOf(int at, int v, const Mask& empty, bool enough = false) {
 
 struct Live { Num n; Mask z; };
 
-static vector<Part> makeParts(const Mask& empty, const vector<Live>& live) {
-    struct Group { Mask zones, halo; vector<int> members; };
-    vector<Group> groups;
-    for (int i = 0; i < (int)live.size(); ++i) {
-        Group g{live[i].z, GROW(live[i].z), {i}};
-        vector<Group> kept;
-        for (auto& h : groups) {
-            if (MEETS(h.halo, live[i].z)) {
-                g.zones = OR(g.zones, h.zones);
-                g.halo = OR(g.halo, h.halo);
-                g.members.insert(g.members.end(), h.members.begin(), h.members.end());
-            } else kept.push_back(std::move(h));
+// The parts the live numbers fall into (zones that overlap or touch), appended to `out`: each
+// part's numbers in their order in `live`, the parts in the order of their last number.
+static const int MAX_CELLS = 31 * 31;
+static void makeParts(const Mask& empty, const vector<Live>& live, vector<Part>& out) {
+    static int up[MAX_CELLS], last[MAX_CELLS];
+    static Mask halo[MAX_CELLS];  // (no recursion in here: static is safe)
+    int n = live.size();
+    auto find = [&](int i) { while (up[i] != i) i = up[i] = up[up[i]]; return i; };
+    for (int i = 0; i < n; ++i) {
+        up[i] = i;
+        halo[i] = GROW(live[i].z);
+        for (int j = 0; j < i; ++j) {
+            int a = find(i), b = find(j);
+            if (a != b && MEETS(halo[j], live[i].z)) up[a] = b;
         }
-        kept.push_back(std::move(g));
-        groups.swap(kept);
     }
-    vector<Part> parts;
-    for (auto& g : groups) {
-        sort(g.members.begin(), g.members.end());
+    for (int i = 0; i < n; ++i) last[find(i)] = i;
+    for (int i = 0; i < n; ++i) {
+        int root = find(i);
+        if (last[root] != i) continue;
+        int members = 0;
+        for (int m = 0; m <= i; ++m) members += find(m) == root;
         Part p;
-        p.cells = g.zones;
-        p.empty = AND(empty, g.zones);
-        for (int i : g.members) { p.nums.push_back(live[i].n); p.zones.push_back(live[i].z); }
-        parts.push_back(std::move(p));
+        zero(p.cells);
+        p.nums.reserve(members);
+        p.zones.reserve(members);
+        for (int m = 0; m <= i; ++m)
+            if (find(m) == root) {
+                p.cells = OR(p.cells, live[m].z);
+                p.nums.push_back(live[m].n);
+                p.zones.push_back(live[m].z);
+            }
+        p.empty = AND(empty, p.cells);
+        out.push_back(std::move(p));
     }
+}
+static vector<Part> makeParts(const Mask& empty, const vector<Live>& live) {
+    vector<Part> parts;
+    makeParts(empty, live, parts);
     return parts;
 }
 
@@ -245,7 +259,8 @@ static u64 partKey(const Part& p) {
 }
 
 // ------------------------------------------------------------------ memo (one open-addressing table)
-struct Entry { u64 key; int32_t value; int32_t pad; };
+// cost: the search steps the value took (what a full slot keeps, and what the memory file keeps)
+struct Entry { u64 key; int32_t value; int32_t cost; };
 static u64 TBITS = 21;  // 2^21 entries (32 MiB) in a move; more for --solve
 static Entry* table = nullptr;
 static const u64 TAG_GRUNDY = 0x1111, TAG_WINS = 0x2222, TAG_VALUE = 0x3333;
@@ -260,13 +275,15 @@ static bool lookup(u64 k, int& v) {
     }
     return false;
 }
-static void store(u64 k, int v) {
+static void store(u64 k, int v, long cost = 0) {
     u64 mask = (1ULL << TBITS) - 1;
-    u64 j0 = k & mask;
-    for (u64 i = 0, j = j0; i < 8; ++i, j = (j + 1) & mask) {
-        if (!table[j].key || table[j].key == k) { table[j].key = k; table[j].value = v; return; }
+    int32_t c = (int32_t)min(cost, (long)INT32_MAX);
+    u64 cheapest = k & mask;
+    for (u64 i = 0, j = k & mask; i < 8; ++i, j = (j + 1) & mask) {
+        if (!table[j].key || table[j].key == k) { table[j] = Entry{k, v, max(c, table[j].key ? table[j].cost : 0)}; return; }
+        if (table[j].cost < table[cheapest].cost) cheapest = j;
     }
-    table[(j0 + (mix(k) & 7)) & mask] = Entry{k, v, 0};  // full: replace one
+    table[cheapest] = Entry{k, v, c};  // full: the cheapest of the 8 goes
 }
 
 // ------------------------------------------------------------------ moves
@@ -740,8 +757,7 @@ static void afterPart(const Part& p, int k, const Mask& region, vector<Part>& pa
     Mask empty = ANDNOT(p.empty, gone);
     vector<Live> live;
     survivors(p, k, gone, empty, false, live, dead);
-    vector<Part> inner = makeParts(empty, live);
-    for (auto& q : inner) parts.push_back(std::move(q));
+    makeParts(empty, live, parts);
 }
 
 static Pos afterMove(const Pos& pos, int i, int k, const Mask& region) {
@@ -769,6 +785,7 @@ static int grundyOf(const Part& p) {
     u64 key = tkey(partKey(p), TAG_GRUNDY);
     int found;
     if (lookup(key, found)) return found;
+    long start = budget.nodes;
     budget.tick();
     vector<char> options(count + 2, 0);
     int have = 0;
@@ -782,7 +799,7 @@ static int grundyOf(const Part& p) {
     });
     int m = 0;
     while (options[m]) ++m;
-    store(key, m);
+    store(key, m, budget.nodes - start);
     return m;
 }
 
@@ -792,20 +809,21 @@ static bool known(const Part& p) {
 }
 
 // Whether the player to move wins the parts plus a Nim heap (no draws).
-static bool wins(vector<Part> parts, int heap) {
-    vector<Part*> big;
+static bool wins(const vector<Part>& parts, int heap) {
+    vector<const Part*> big;
     for (auto& p : parts) {
         if (p.nums.size() <= 2 || known(p)) heap ^= grundyOf(p);
         else big.push_back(&p);
     }
     if (big.empty()) return heap != 0;
-    sort(big.begin(), big.end(), [](Part* a, Part* b) { return a->nums.size() < b->nums.size(); });
+    sort(big.begin(), big.end(), [](const Part* a, const Part* b) { return a->nums.size() < b->nums.size(); });
     for (size_t i = 0; i + 1 < big.size(); ++i) heap ^= grundyOf(*big[i]);
     const Part& p = *big.back();
     u64 pk = partKey(p);
     u64 key = tkey(pk ^ mix(heap + 77), TAG_WINS);
     int f;
     if (lookup(key, f)) return f;
+    long start = budget.nodes;
     budget.tick();
     bool found = false;
     for (int smaller = 0; smaller < heap && !found; ++smaller)
@@ -817,8 +835,8 @@ static bool wins(vector<Part> parts, int heap) {
             afterPart(p, k, r, after, dead);
             return !wins(after, heap);
         });
-    if (!found) store(tkey(pk, TAG_GRUNDY), heap);
-    store(key, found);
+    if (!found) store(tkey(pk, TAG_GRUNDY), heap, budget.nodes - start);
+    store(key, found, budget.nodes - start);
     return found;
 }
 
@@ -837,13 +855,14 @@ static int valueOf(const Pos& pos) {
     u64 key = posKey(pos);
     int found;
     if (lookup(key, found)) return found;
+    long start = budget.nodes;
     budget.tick();
     found = LOSS;
     eachMove(pos.parts.data(), pos.parts.size(), gExact, [&](int i, int k, const Mask& r) {
         found = max(found, -valueOf(afterMove(pos, i, k, r)));
         return found == WIN;
     });
-    store(key, found);
+    store(key, found, budget.nodes - start);
     return found;
 }
 
@@ -1206,8 +1225,8 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
             long used = budget.nodes;
             budget = saved;
             budget.nodes = used;
-            if (!c.settled) {
-                if (cpu() > budget.deadline) throw TooBig();
+            if (!c.settled) {  // (stopped by its step limit: the next 128 steps read the clock anyway)
+                if (used <= saved.nodes + steps && cpu() > budget.deadline) throw TooBig();
                 continue;
             }
             if (c.v == WIN) { move = c.r; has = true; return WIN; }
@@ -1397,37 +1416,47 @@ static int mcts(const Board& root, double deadline, int& iterations) {
 
 // ------------------------------------------------------------------ memory file
 static const char* MEMORY = "strong.memory";
-static const u64 MAGIC = 0x5354524f4e470003ULL;  // "STRONG" v3
-// The arena lets no file grow over 1 MiB: at most SAVE_MAX entries of 9 bytes.
-static const size_t SAVE_MAX = 100000;
+static const u64 MAGIC = 0x5354524f4e470004ULL;  // "STRONG" v4
+// The arena lets no file grow over 1 MiB: at most SAVE_MAX entries of 10 bytes (key, value + 1,
+// the bit length of the entry's cost), the costliest of the table: the next move, two plies on,
+// searches a subtree of this one, and the entries near this one's root are the ones worth keeping.
+static const size_t SAVE_MAX = 100000, ENTRY_BYTES = 10;
 
 static void loadMemory() {
     FILE* f = fopen(MEMORY, "rb");
     if (!f) return;
     u64 head[2];
     if (fread(head, sizeof head, 1, f) == 1 && head[0] == MAGIC && head[1] <= SAVE_MAX) {
-        vector<unsigned char> raw(head[1] * 9);
+        vector<unsigned char> raw(head[1] * ENTRY_BYTES);
         if (fread(raw.data(), 1, raw.size(), f) == raw.size())
             for (size_t i = 0; i < head[1]; ++i) {
+                const unsigned char* e = &raw[i * ENTRY_BYTES];
                 u64 k;
-                memcpy(&k, &raw[i * 9], 8);
-                if (k) store(k, (int)raw[i * 9 + 8] - 1);
+                memcpy(&k, e, 8);
+                if (k) store(k, (int)e[8] - 1, e[9] ? 1L << min(30, e[9] - 1) : 0);
             }
     }
     fclose(f);
 }
 
 static void saveMemory() {
+    vector<u32> kept;
+    for (u64 i = 0; i < (1ULL << TBITS); ++i)
+        if (table[i].key && table[i].value >= -1 && table[i].value < 255) kept.push_back((u32)i);
+    auto costlier = [](u32 a, u32 b) { return table[a].cost > table[b].cost; };
+    if (kept.size() > SAVE_MAX) {
+        nth_element(kept.begin(), kept.begin() + SAVE_MAX, kept.end(), costlier);
+        kept.resize(SAVE_MAX);
+    }
     vector<unsigned char> raw;
-    size_t count = 0;
-    for (u64 i = 0; i < (1ULL << TBITS) && count < SAVE_MAX; ++i)
-        if (table[i].key && table[i].value >= -1 && table[i].value < 255) {
-            unsigned char e[9];
-            memcpy(e, &table[i].key, 8);
-            e[8] = (unsigned char)(table[i].value + 1);
-            raw.insert(raw.end(), e, e + 9);
-            ++count;
-        }
+    size_t count = kept.size();
+    for (u32 i : kept) {
+        unsigned char e[ENTRY_BYTES];
+        memcpy(e, &table[i].key, 8);
+        e[8] = (unsigned char)(table[i].value + 1);
+        e[9] = (unsigned char)(table[i].cost > 0 ? 32 - __builtin_clz((u32)table[i].cost) : 0);
+        raw.insert(raw.end(), e, e + ENTRY_BYTES);
+    }
     FILE* f = fopen("strong.memory.tmp", "wb");
     if (!f) return;
     u64 head[2] = {MAGIC, count};
