@@ -1083,13 +1083,11 @@ static Pos posOfPlay(const Play& pl) {
 // Candidate moves of a position, best-looking first (prior: a parity heuristic).
 struct Cand { Mask region; float prior; int i, k; long long rank; };
 
-// A part's Grundy value as well as it can be had in a few thousand steps.  Without `model`: the
-// exact search's for small parts (RANK_PART numbers at most) when it finishes within RANK_STEPS
-// (what it finds is in the table, where the exact search at the root finds it again), else the
-// parity of its numbers (as if each were one move).  With `model`: the exact value when the table
-// has it, else the model's (every number with its candidate regions only: the same search, far
-// fewer moves) when it finishes within MODEL_STEPS, for parts of at most MODEL_PART numbers, else
-// the parity.  Of the 679 parts of 2 to 16 numbers that the exact search settled within 100 000
+// A part's Grundy value as well as it can be had in a few thousand steps: the exact search's for
+// small parts (RANK_PART numbers at most) when it finishes within RANK_STEPS; else, with `model`,
+// the model's (every number with its candidate regions only: the same search, far fewer moves)
+// when it finishes within MODEL_STEPS, for parts of at most MODEL_PART numbers; else the parity of
+// its numbers (as if each were one move).  Of the 679 parts of 2 to 16 numbers that the exact search settled within 100 000
 // steps, among those the ranking met in 74 positions of 12 group 3 games, the model told whether
 // the value is 0 for 667, the parity for 268 (benchmarks/bench_strong_grundy.py; README, section 9).
 static int RANK_PART = 8;       // parts of at most this many numbers are valued exactly
@@ -1115,10 +1113,10 @@ static int grundyWithin(const Part& p, long steps, bool exact) {
     return g;
 }
 static int grundyEstimate(const Part& p, bool model) {
-    int count = p.nums.size(), g = -1;
+    int count = p.nums.size();
     if (count == 1) return 1;
-    if (!model) g = count <= RANK_PART ? grundyWithin(p, RANK_STEPS, true) : -1;
-    else if (!lookup(tkey(partKey(p), TAG_GRUNDY), g)) g = count <= MODEL_PART ? grundyWithin(p, MODEL_STEPS, false) : -1;
+    int g = count <= RANK_PART ? grundyWithin(p, RANK_STEPS, true) : -1;
+    if (g < 0 && model && count <= MODEL_PART) g = grundyWithin(p, MODEL_STEPS, false);
     return g >= 0 ? g : count & 1;
 }
 
@@ -1291,9 +1289,7 @@ static void expand(int id, Play& pl) {
         return;
     }
     Pos pos = posOfPlay(pl);
-    // (not at the root: the move's exact search has looked there, and a root proven lost still
-    // needs its children, to pick the move that loses least often)
-    if (pos.numbers() <= 40 && id != 0) {
+    if (pos.numbers() <= 40) {
         Budget saved = budget;
         budget.limit = budget.nodes + exactLimit;
         try {
@@ -1418,11 +1414,6 @@ static int mcts(const Board& root, double deadline, int& iterations) {
             if (p >= 0 && n.proven == LOSS && nodes[p].proven == 2) nodes[p].proven = WIN;
         }
         if (nodes[0].proven == WIN) break;
-        if ((iterations & 1023) == 0) {  // every root move proven: nothing left to learn
-            bool open = false;
-            for (int i = 0; i < nodes[0].count && !open; ++i) open = nodes[nodes[0].first + i].proven == 2;
-            if (!open) break;
-        }
     }
     const Node& r = nodes[0];
     if (r.count == 0) return -1;
@@ -1653,7 +1644,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
         bool has = false;
         if (rounds) {  // (a ranking cut short by TooBig is not kept)
             vector<Cand> first;
-            rankedMoves(pos, first, now + 0.1 * (DEADLINE - now));
+            rankedMoves(pos, first, now + 0.1 * (DEADLINE - now), MODEL_PART > 0);
             ranked.swap(first);
         }
         int value = rounds ? bestByRounds(pos, ranked, move, has) : bestOf(pos, move, has);
@@ -1668,14 +1659,11 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     // 2. the candidates, ranked by the Grundy value they leave
     now = cpu();
     budget.deadline = DEADLINE;
-    // (after the exact search, whose ranking had a tenth of the move: again, with the model's
-    // Grundy values for the parts the exact search has not settled)
-    if (ranked.empty() || MODEL_PART > 0) {
-        vector<Cand> again;
+    if (ranked.empty()) {
         try {
-            rankedMoves(pos, again, now + RANK_SHARE * (DEADLINE - now), MODEL_PART > 0);
-            ranked.swap(again);
-        } catch (TooBig&) {  // (out of time: the exact search's ranking, if any)
+            rankedMoves(pos, ranked, now + RANK_SHARE * (DEADLINE - now), MODEL_PART > 0);
+        } catch (TooBig&) {  // (out of time)
+            ranked.clear();
         }
     }
     if (ranked.empty()) return "no candidate";
