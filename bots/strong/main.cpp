@@ -1087,9 +1087,10 @@ struct Cand { Mask region; float prior; int i, k; long long rank; };
 // small parts (RANK_PART numbers at most) when it finishes within RANK_STEPS; else, with `model`,
 // the model's (every number with its candidate regions only: the same search, far fewer moves)
 // when it finishes within MODEL_STEPS, for parts of at most MODEL_PART numbers; else the parity of
-// its numbers (as if each were one move).  Of the 679 parts of 2 to 16 numbers that the exact search settled within 100 000
-// steps, among those the ranking met in 74 positions of 12 group 3 games, the model told whether
-// the value is 0 for 667, the parity for 268 (benchmarks/bench_strong_grundy.py; README, section 9).
+// its numbers (as if each were one move).  Of the 679 parts of 2 to 16 numbers that the exact
+// search settled within 100 000 steps, among those the ranking met in 74 positions of 12 group 3
+// games, the model told whether the value is 0 for 667, the parity for 268
+// (benchmarks/bench_strong_grundy.py; README, section 9).
 static int RANK_PART = 8;       // parts of at most this many numbers are valued exactly
 static long RANK_STEPS = 3000;  // search steps allowed per part valued
 static int MODEL_PART = 12;     // parts of at most this many numbers are valued in the model
