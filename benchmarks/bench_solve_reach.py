@@ -54,15 +54,16 @@ def build(revision: str) -> Path:
     return binary
 
 
-def record_positions(path: Path, from_ply: int) -> list[tuple[str, PaintState]]:
-    """(name, position) before every move from `from_ply` on, of the games in a records file."""
+def record_positions(path: Path, from_ply: int, every: int = 1) -> list[tuple[str, PaintState]]:
+    """(name, position) before every `every`-th move from `from_ply` on, of the games in a records
+    file."""
     found = []
     for line in path.read_text().splitlines():
         record = json.loads(line)
         board = Path(record["board"]["path"])
         state = parse_board((board if board.is_absolute() else ROOT / board).read_text())
         for ply, move in enumerate(record["moves"]):
-            if ply >= from_ply:
+            if ply >= from_ply and (ply - from_ply) % every == 0:
                 found.append((f"{record['id']} ply {ply}", state))
             state = apply_move(state, parse_move(move["output"]))
     return found

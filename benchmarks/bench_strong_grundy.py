@@ -19,33 +19,18 @@ Prints one line per size of part, then the totals.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench_solve_reach import record_positions
 
 from players.paint import engine
-from referees.paint import apply_move, board_text, outcome, parse_board, parse_move
+from referees.paint import board_text
 
 SIZES = ((2, 4), (5, 8), (9, 12), (13, 16))
-
-
-def positions(records: list[dict], every: int) -> list[str]:
-    """Every `every`-th position of every game (the game's boards read from the records)."""
-    out = []
-    for record in records:
-        path = Path(record["board"]["path"])
-        state = parse_board((path if path.is_absolute() else ROOT / path).read_text())
-        for ply, move in enumerate(record["moves"]):
-            if ply % every == 0 and outcome(state) is None:
-                out.append(board_text(state))
-            state = apply_move(state, parse_move(move["output"]))
-    return out
 
 
 def check(args: tuple[str, str, int, int]) -> list[tuple[int, int, int, int]]:
@@ -73,8 +58,7 @@ def main() -> int:
         print("bench_strong_grundy: no C++ compiler (or ARENA_SOLVER=python): bots/strong cannot be built",
               file=sys.stderr)
         return 2
-    records = [json.loads(line) for line in args.records.read_text().splitlines() if line.strip()]
-    boards = positions([r for r in records if r["game"] == "paint"], args.every)
+    boards = [board_text(state) for _, state in record_positions(args.records, 0, args.every)]
     tally: dict[tuple[int, int], Counter] = defaultdict(Counter)
     with ProcessPoolExecutor(args.parallel) as pool:
         for rows in pool.map(check, [(str(built), board, args.exact, args.model) for board in boards]):
