@@ -1534,14 +1534,24 @@ static Pos rootPos(const Board& b) {
 
 static const char* NAMES[3] = {"loss", "draw", "win"};
 
-static int solveMode(double seconds) {
-    Board b;
+// The board on standard input (false: not a board).
+static bool stdinBoard(Board& b) {
     stringstream ss;
     ss << cin.rdbuf();
-    if (!parseBoard(ss, b)) { printf("error: not a board\n"); return 2; }
-    if (b.n > 31) { printf("value: unknown (boards above 31x31 are not supported by the fast solver)\n"); return 1; }
-    N = b.n;
+    return parseBoard(ss, b);
+}
+
+// The masks' board size (n <= 31).
+static void useSize(int n) {
+    N = n;
     COLS = (u32)((1ULL << N) - 1);
+}
+
+static int solveMode(double seconds) {
+    Board b;
+    if (!stdinBoard(b)) { printf("error: not a board\n"); return 2; }
+    if (b.n > 31) { printf("value: unknown (boards above 31x31 are not supported by the fast solver)\n"); return 1; }
+    useSize(b.n);
     TBITS = 24;
     HELD_MAX = SIZE_MAX / 2;
     HASHED_MAX = SIZE_MAX / 2;
@@ -1595,12 +1605,10 @@ static int solveMode(double seconds) {
 // its numbers, its Grundy value by the exact search within EXACT steps (-1: not settled), by the
 // model within MODEL steps, and the parity of its numbers.
 static int grundyCheckMode(long exactSteps, long modelSteps) {
+    if (exactSteps <= 0 || modelSteps <= 0) { printf("error: --grundy-check EXACT MODEL: two step counts above 0\n"); return 2; }
     Board b;
-    stringstream ss;
-    ss << cin.rdbuf();
-    if (!parseBoard(ss, b) || b.n > 31) { printf("error: not a board of at most 31x31\n"); return 2; }
-    N = b.n;
-    COLS = (u32)((1ULL << N) - 1);
+    if (!stdinBoard(b) || b.n > 31) { printf("error: not a board of at most 31x31\n"); return 2; }
+    useSize(b.n);
     TBITS = 23;
     table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
     if (!table) { printf("error: out of memory\n"); return 1; }
@@ -1760,8 +1768,7 @@ int main(int argc, char** argv) {
     vector<int> region;
     const char* how = "fallback";
     if (b.n <= 31) {
-        N = b.n;
-        COLS = (u32)((1ULL << N) - 1);
+        useSize(b.n);
         table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
         if (table) {
             loadMemory();
