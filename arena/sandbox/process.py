@@ -94,7 +94,8 @@ _CHUNK = 1 << 16
 #: Linux 6.2 the counters are per CPU and read approximately, each CPU holding back up to a batch of
 #: max(32, 2 * CPUs) pages.  The maxrss a bot inherits at exec and the arena's VmHWM read after it
 #: are two such reads (see peak_memory).
-_RSS_SLACK = (os.cpu_count() or 1) * max(32, 2 * (os.cpu_count() or 1)) * os.sysconf("SC_PAGE_SIZE")
+_CPUS = os.cpu_count() or 1
+_RSS_SLACK = _CPUS * max(32, 2 * _CPUS) * os.sysconf("SC_PAGE_SIZE")
 #: stderr text that shows an allocation was refused (checked case-insensitively).
 _OUT_OF_MEMORY = ("memoryerror", "bad_alloc", "cannot allocate memory", "out of memory",
                   "outofmemoryerror", "outofmemoryexception", "memory allocation of")  # Java, C#, Rust
