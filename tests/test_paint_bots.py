@@ -429,18 +429,31 @@ B B B 14 # # 14 # 11 B B B B # # # # # 12 B # # # # # # # # # #
 """
 
 
-@pytest.mark.parametrize("board", [LATE_GROUP3, LATE_GROUP3_14, LATE_GROUP3_22], ids=["2-live", "14-live", "22-live"])
-def test_strong_settles_a_late_group3_position_exactly(champion, tmp_path, board):
+def _strong_wins(champion: Path, folder: Path, board: str, how: str, **knobs: str) -> None:
+    """The champion, with main.cpp's knobs `knobs`, says `how` it chose and plays a win."""
     state = parse_board(board)
     if engine_lines(state, 10) is None:
         pytest.skip("no C++ engine")
     assert engine_solve(state)[0] == WIN
-    folder = tmp_path / "strong"
     folder.mkdir()
     (folder / "game.in").write_text(REFEREE.render(state, state.seat)["game.in"])
     run = subprocess.run([str(champion)], cwd=folder, capture_output=True, text=True, timeout=10, check=True,
-                         env={**os.environ, "STRONG_VERBOSE": "1"})
-    assert run.stderr.strip().splitlines()[-1].startswith("exact win"), run.stderr
+                         env={**os.environ, "STRONG_VERBOSE": "1", **knobs})
+    assert run.stderr.strip().splitlines()[-1].startswith(how), run.stderr
     move = parse_move((folder / "game.out").read_text())
     check_move(state, move)
     assert engine_solve(apply_move(state, move))[0] == LOSS
+
+
+@pytest.mark.parametrize("board", [LATE_GROUP3, LATE_GROUP3_14, LATE_GROUP3_22], ids=["2-live", "14-live", "22-live"])
+def test_strong_settles_a_late_group3_position_exactly(champion, tmp_path, board):
+    _strong_wins(champion, tmp_path / "strong", board, "exact win")
+
+
+@pytest.mark.parametrize("board", [LATE_GROUP3, LATE_GROUP3_14], ids=["2-live", "14-live"])
+def test_strong_plays_the_win_the_tree_proves_at_its_root(champion, tmp_path, board):
+    """With no time for the exact search by rounds and no model, the tree's first look proves the
+    root won, and makes no children there: the move is then found by rounds over the table that
+    holds the proof (it was the ranking's first, which need not win)."""
+    _strong_wins(champion, tmp_path / "strong", board, "exact win, proven in the tree",
+                 STRONG_EXACT_MID="0", STRONG_EXACT_SMALL="0", STRONG_MODEL="0")

@@ -148,6 +148,25 @@ struct Budget {
 };
 static Budget budget;
 
+// Runs f within `steps` more search steps (no step limit of its own when negative) and by `until`
+// (CPU) if that comes before the budget's deadline: true when f finished, false when it ran out
+// (TooBig).  The budget's limit and deadline are restored either way; the steps spent stay counted.
+template <class F> static bool within(long steps, F f, double until = 1e18) {
+    Budget saved = budget;
+    if (steps >= 0) budget.limit = budget.nodes + steps;
+    budget.deadline = min(budget.deadline, until);
+    bool done = true;
+    try {
+        f();
+    } catch (TooBig&) {
+        done = false;
+    }
+    long used = budget.nodes;
+    budget = saved;
+    budget.nodes = used;
+    return done;
+}
+
 // ------------------------------------------------------------------ positions
 struct Num { int at, v; };
 struct Part {
@@ -1097,20 +1116,11 @@ static int MODEL_PART = 12;     // parts of at most this many numbers are valued
 static long MODEL_STEPS = 20000;
 static double rankUntil = 1e18;  // (CPU) the ranking's estimates give up by then
 static int grundyWithin(const Part& p, long steps, bool exact) {
-    Budget saved = budget;
     bool was = gExact;
-    budget.limit = budget.nodes + steps;
-    budget.deadline = min(budget.deadline, rankUntil);
     gExact = exact;
     int g = -1;
-    try {
-        g = grundyOf(p);
-    } catch (TooBig&) {
-    }
+    within(steps, [&] { g = grundyOf(p); }, rankUntil);
     gExact = was;
-    long used = budget.nodes;
-    budget = saved;
-    budget.nodes = used;
     return g;
 }
 static int grundyEstimate(const Part& p, bool model) {
@@ -1231,18 +1241,10 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
             if (c.tried >= steps) continue;
             c.tried = steps;
             Pos child = afterMove(pos, c.i, c.k, c.r);
-            Budget saved = budget;
-            budget.limit = budget.nodes + steps;
-            try {
-                c.v = child.dead ? (wins(child.parts, 0) ? LOSS : WIN) : -valueOf(child);
-                c.settled = true;
-            } catch (TooBig&) {
-            }
-            long used = budget.nodes;
-            budget = saved;
-            budget.nodes = used;
+            long before = budget.nodes;
+            c.settled = within(steps, [&] { c.v = child.dead ? (wins(child.parts, 0) ? LOSS : WIN) : -valueOf(child); });
             if (!c.settled) {  // (stopped by its step limit: the next 128 steps read the clock anyway)
-                if (used <= saved.nodes + steps && cpu() > budget.deadline) throw TooBig();
+                if (budget.nodes - before <= steps && cpu() > budget.deadline) throw TooBig();
                 continue;
             }
             if (c.v == WIN) { move = c.r; has = true; return WIN; }
@@ -1291,16 +1293,7 @@ static void expand(int id, Play& pl) {
     }
     Pos pos = posOfPlay(pl);
     if (pos.numbers() <= 40) {
-        Budget saved = budget;
-        budget.limit = budget.nodes + exactLimit;
-        try {
-            int v = valueOf(pos);
-            nodes[id].proven = v;
-        } catch (TooBig&) {
-        }
-        long used = budget.nodes;
-        budget = saved;
-        budget.nodes = used;
+        within(exactLimit, [&] { nodes[id].proven = valueOf(pos); });
         if (nodes[id].proven != 2) return;
     }
     vector<Cand> cands;
@@ -1695,13 +1688,8 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
                 gExact = true;
                 if (v != LOSS) continue;
                 double t = cpu();
-                budget.deadline = t + 0.4 * (modelEnd - t);
                 bool refuted = false;
-                try {
-                    refuted = valueOf(child) != LOSS;
-                } catch (TooBig&) {
-                }
-                budget.deadline = modelEnd;
+                within(-1, [&] { refuted = valueOf(child) != LOSS; }, t + 0.4 * (modelEnd - t));
                 if (refuted) continue;
                 maskCells(c.region, region, b.S);
                 return "model win";
@@ -1718,6 +1706,20 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
         rootRanked = ROOT_RANKED ? &ranked : nullptr;
         int c = mcts(b, DEADLINE, iterations);
         if (verbose) fprintf(stderr, "mcts: %d iterations, %zu nodes\n", iterations, nodes.size());
+        if (c < 0 && !nodes.empty() && nodes[0].proven == WIN) {
+            // The tree's exact look proved the root won (the rounds above had not), so it made no
+            // children: the winning move, by rounds again over a table that now holds the proof.
+            budget.deadline = DEADLINE;
+            try {
+                Mask move;
+                bool has = false;
+                if (bestByRounds(pos, ranked, move, has) == WIN && has) {
+                    maskCells(move, region, b.S);
+                    return "exact win, proven in the tree";
+                }
+            } catch (TooBig&) {
+            }
+        }
         if (c >= 0) {
             region.clear();
             for (int i = 0; i < nodes[c].moveLen; ++i) {
