@@ -145,6 +145,13 @@ struct Budget {
         if (!(nodes & 127)) check();
         else if (limit >= 0 && nodes > limit) throw TooBig();
     }
+    // check() without a step: the clock (a system call: 8 % of a search's time when read at every
+    // number of every position) in one call of 32.
+    unsigned polls = 0;
+    inline void poll() {
+        if (!(++polls & 31)) check();
+        else if (limit >= 0 && nodes > limit) throw TooBig();
+    }
 };
 static Budget budget;
 
@@ -702,7 +709,7 @@ static void candidates(const Part& p, int k, vector<Mask>& out, int reach = 4) {
 // The candidate regions of the move's number (tr) whose effect is not yet in `seen`, handed to
 // f(region) (true: stop, and candidateMoves returns true).
 template <class F> static bool candidateMoves(const Tracked& tr, HashSet& seen, F f) {
-    budget.check();
+    budget.poll();
     vector<Mask> cand;
     candidates(*tr.p, tr.k, cand);
     Hold hold(cand.size());
@@ -1278,7 +1285,7 @@ static float playout(Play& pl) {
     }
 }
 
-static int exactLimit = 4000;
+static int exactLimit = 4000, TREE_EXACT = 40;  // steps of the tree's exact look; the most live numbers it is tried at
 static const vector<Cand>* rootRanked = nullptr;  // the root's children, best first (else ranked by parity)
 static int EXPAND_AT = 4;  // a node gets children at this many visits (before: playouts from it)
 
@@ -1292,7 +1299,7 @@ static void expand(int id, Play& pl) {
         return;
     }
     Pos pos = posOfPlay(pl);
-    if (pos.numbers() <= 40) {
+    if (pos.numbers() <= TREE_EXACT) {
         within(exactLimit, [&] { nodes[id].proven = valueOf(pos); });
         if (nodes[id].proven != 2) return;
     }
@@ -1407,7 +1414,7 @@ static int mcts(const Board& root, double deadline, int& iterations) {
             int p = n.parent;
             if (p >= 0 && n.proven == LOSS && nodes[p].proven == 2) nodes[p].proven = WIN;
         }
-        if (nodes[0].proven == WIN) break;
+        if (nodes[0].proven != 2) break;  // the root proven (a child lost for the opponent, or at its first look)
     }
     const Node& r = nodes[0];
     if (r.count == 0) return -1;
@@ -1758,6 +1765,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_MODEL_PART")) MODEL_PART = atoi(d);
     if (const char* d = getenv("STRONG_ROOT_RANKED")) ROOT_RANKED = atoi(d);
     if (const char* d = getenv("STRONG_MODEL_STEPS")) MODEL_STEPS = atol(d);
+    if (const char* d = getenv("STRONG_TREE_EXACT")) TREE_EXACT = atoi(d);
     if (argc >= 3 && string(argv[1]) == "--solve") return solveMode(atof(argv[2]));
     if (argc >= 4 && string(argv[1]) == "--grundy-check") return grundyCheckMode(atol(argv[2]), atol(argv[3]));
     bool verbose = getenv("STRONG_VERBOSE") != nullptr;
