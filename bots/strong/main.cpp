@@ -40,7 +40,7 @@ using namespace std;
 typedef uint32_t u32;
 typedef uint64_t u64;
 
-static double DEADLINE = 0.65;  // CPU seconds of the process by which the move is chosen
+static double DEADLINE = 0.80;  // CPU seconds of the process by which the move is chosen
 static int USE_MCTS = 1, MODEL = 1;
 static double MODEL_SHARE = 0.6;
 static double RANK_SHARE = 0.3;  // of the move's time, at most, for the ranking by Grundy estimates
