@@ -455,5 +455,5 @@ def test_strong_plays_the_win_the_tree_proves_at_its_root(champion, tmp_path):
     root won, and makes no children there: the move is then found by rounds over the table that
     holds the proof (it was the ranking's first, which need not win).  (The 14-live position: the
     2-live one is solved before the rounds first read the clock.)"""
-    _strong_wins(champion, tmp_path / "strong", LATE_GROUP3_14, "exact win, proven in the tree",
+    _strong_wins(champion, tmp_path / "strong", LATE_GROUP3_14, "exact win, after the tree",
                  STRONG_EXACT_MID="0", STRONG_EXACT_SMALL="0", STRONG_MODEL="0")

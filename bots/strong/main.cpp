@@ -1415,6 +1415,11 @@ static int mcts(const Board& root, double deadline, int& iterations) {
             if (p >= 0 && n.proven == LOSS && nodes[p].proven == 2) nodes[p].proven = WIN;
         }
         if (nodes[0].proven != 2) break;  // the root proven (a child lost for the opponent, or at its first look)
+        if ((iterations & 63) == 0) {  // every child proven (lost or drawn): nothing left for the tree
+            int open = 0;
+            for (int i = 0; i < nodes[0].count; ++i) open += nodes[nodes[0].first + i].proven == 2;
+            if (nodes[0].count > 0 && open == 0) break;
+        }
     }
     const Node& r = nodes[0];
     if (r.count == 0) return -1;
@@ -1713,18 +1718,23 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
         rootRanked = ROOT_RANKED ? &ranked : nullptr;
         int c = mcts(b, DEADLINE, iterations);
         if (verbose) fprintf(stderr, "mcts: %d iterations, %zu nodes\n", iterations, nodes.size());
-        if (c < 0 && !nodes.empty() && nodes[0].proven == WIN) {
-            // The tree's exact look proved the root won (the rounds above had not), so it made no
-            // children: the winning move, by rounds again over a table that now holds the proof.
+        if (!lost && rounds && cpu() < DEADLINE - 0.02) {
+            // The tree ended early: its first look proved the root won (the rounds above had not;
+            // it then makes no children), or it proved every child it has (the candidates) lost or
+            // drawn, while a win may be among the other moves.  The rest of the move goes to the
+            // rounds again, over a table that holds what the tree proved.
             budget.deadline = DEADLINE;
             try {
                 Mask move;
                 bool has = false;
-                if (bestByRounds(pos, ranked, move, has) == WIN && has) {
+                int value = bestByRounds(pos, ranked, move, has);
+                if (has && value != LOSS) {
                     maskCells(move, region, b.S);
-                    return "exact win, proven in the tree";
+                    return value == WIN ? "exact win, after the tree" : "exact draw, after the tree";
                 }
             } catch (TooBig&) {
+            } catch (std::bad_alloc&) {
+                budget.limit = -1;
             }
         }
         if (c >= 0) {
