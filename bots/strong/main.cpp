@@ -157,21 +157,25 @@ static Budget budget;
 
 // Runs f within `steps` more search steps (no step limit of its own when negative) and by `until`
 // (CPU) if that comes before the budget's deadline: true when f finished, false when it ran out
-// (TooBig).  The budget's limit and deadline are restored either way; the steps spent stay counted.
+// (TooBig).  The budget's limit and deadline are restored however f ends (a refused allocation
+// too); the steps spent stay counted.
 template <class F> static bool within(long steps, F f, double until = 1e18) {
-    Budget saved = budget;
+    struct Restore {
+        Budget saved;
+        ~Restore() {
+            long used = budget.nodes;
+            budget = saved;
+            budget.nodes = used;
+        }
+    } restore{budget};
     if (steps >= 0) budget.limit = budget.nodes + steps;
     budget.deadline = min(budget.deadline, until);
-    bool done = true;
     try {
         f();
     } catch (TooBig&) {
-        done = false;
+        return false;
     }
-    long used = budget.nodes;
-    budget = saved;
-    budget.nodes = used;
-    return done;
+    return true;
 }
 
 // ------------------------------------------------------------------ positions
@@ -1666,7 +1670,6 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
         lost = value == LOSS;
     } catch (TooBig&) {
     } catch (std::bad_alloc&) {  // (never with HELD_MAX) the ranking and the tree still play
-        budget.limit = -1;       // (a step limit of the rounds would otherwise outlive them)
     }
     if (verbose) fprintf(stderr, "exact: %d live, %zu moves, %zu lost, %zu drawn, last round %ld steps, cpu %.3f\n", live,
                          roundsKids, refuted.size(), drawn.size(), roundsSteps, cpu());
@@ -1734,7 +1737,6 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
                 }
             } catch (TooBig&) {
             } catch (std::bad_alloc&) {
-                budget.limit = -1;
             }
         }
         if (c >= 0) {
