@@ -54,6 +54,14 @@ def build(revision: str) -> Path:
     return binary
 
 
+def records_file(text: str) -> Path:
+    """argparse type: a tournament's records file (games.jsonl) that exists."""
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"{text}: no such file (a tournament's records: RESULTS/NAME/games.jsonl)")
+    return path
+
+
 def record_positions(path: Path, from_ply: int, every: int = 1) -> list[tuple[str, PaintState]]:
     """(name, position) before every `every`-th move from `from_ply` on, of the games in a records
     file."""
@@ -100,7 +108,7 @@ def main() -> int:
     parser.add_argument("--engines", nargs="+", default=["python", "cpp"], choices=["python", "cpp", "cpp-depth-first"])
     parser.add_argument("--parallel", type=int, default=1, help="solves at once (1: timings undisturbed)")
     parser.add_argument("--baseline", metavar="REV", help="also the C++ engine as of this git revision")
-    parser.add_argument("--positions", type=Path, metavar="GAMES.jsonl",
+    parser.add_argument("--positions", type=records_file, metavar="GAMES.jsonl",
                         help="solve the positions of these games' records instead of fresh boards")
     parser.add_argument("--from-ply", type=int, default=0, help="with --positions: skip the moves before this one")
     args = parser.parse_args()

@@ -23,9 +23,8 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-from bench_solve_reach import record_positions
+from bench_solve_reach import record_positions, records_file
 
 from players.paint import engine
 from referees.paint import board_text
@@ -47,12 +46,14 @@ def check(args: tuple[str, str, int, int]) -> list[tuple[int, int, int, int]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("records", type=Path, help="a tournament's games.jsonl (painting games)")
+    parser.add_argument("records", type=records_file, help="a tournament's games.jsonl (painting games)")
     parser.add_argument("--every", type=int, default=2, help="take every N-th ply of each game (default 2)")
     parser.add_argument("--exact", type=int, default=100_000, help="the exact search's steps per part (default 100000)")
     parser.add_argument("--model", type=int, default=20_000, help="the model's steps per part (default 20000)")
     parser.add_argument("--parallel", type=int, default=2)
     args = parser.parse_args()
+    if min(args.every, args.exact, args.model, args.parallel) < 1:
+        parser.error("--every, --exact, --model and --parallel take a number of at least 1")
     built = engine()
     if built is None:
         print("bench_strong_grundy: no C++ compiler (or ARENA_SOLVER=python): bots/strong cannot be built",

@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from bench_solve_reach import records_file
 from bench_strong_exact import solve
 
 from referees.paint import apply_move, numbers_left, parse_board, parse_move
@@ -52,7 +53,7 @@ def lost_game(args: tuple[dict, str, float]) -> tuple[str, bool]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("records", type=Path, help="a tournament's games.jsonl")
+    parser.add_argument("records", type=records_file, help="a tournament's games.jsonl")
     parser.add_argument("--bot", default="strong", help="the bot's name in the records (default strong)")
     parser.add_argument("--seconds", type=float, default=10.0, help="the solver's time per position (default 10)")
     parser.add_argument("--parallel", type=int, default=2)
