@@ -321,7 +321,48 @@ CANDIDATES_LOST = """10
 """
 
 
-@pytest.mark.parametrize("text", DEAD_WINS + [CANDIDATES_LOST], ids=["seed3", "seed4", "candidates-lost"])
+#: A group 3 position (arena match against bots/search.py, fresh boards, seed 22, after 13 moves):
+#: 8 live numbers, won for the player to move (the solver in about a second) by a 15 whose 50 000
+#: effects the exact search enumerates in 0.13 s.  The 13 beside it has more effects than a move
+#: can enumerate: when the search by rounds enumerated every number's effects at once, it met the
+#: deadline there and the 15's winning snake was never searched (the bot played the tree's move and
+#: lost); each enumeration is now cut at a step budget that grows with the rounds.
+ENUMERATION_CUT = """30
+# # 14 # # # # # # # 10 # B 11 # # # # 15 14 16 20 # 14 # 10 # # # #
+# # # # 19 B B B B B B B B 17 # # B # # 16 17 # 18 B 15 # # 12 # #
+# # 16 12 B B B 18 14 # B # B # # # B # # 18 11 12 B B B 11 # # # #
+# # 14 B B B 11 # # # 16 # # 17 # 16 B 13 11 # # 20 # 12 B 17 # # # #
+# # B B 15 10 B 11 19 # 18 14 12 B B B B 18 16 11 # B 12 16 B 18 # # # #
+# # # 18 B B B 11 B 14 B B B B # # # # B B B B B B B 15 # 15 # #
+# # 14 B B B B 19 B 10 # B # 13 # # # # B 18 # # # 15 B # # # # #
+# # # B 10 B 17 B B B B B 12 # # # # # B # # # # # B # # # # #
+# # B # # B B # # # # # # # # 19 # # B # # # 18 # # 17 B # # #
+# # B 12 11 # B B B B B B # # # B # 18 B # # # B B B B B # # #
+15 B B B B B 10 # # 19 17 # # # # B # # 13 # B B B 11 # # # # # #
+# # # B # 16 # 14 # B B B B B B B # # # 10 B # # # # # # # # #
+# # B B 14 B B B B B # # # # # # # B B B B B 17 # # # # # # #
+# B B 20 18 # 14 12 18 # # # # # # # # 11 B 14 # B B # # # # # # #
+19 B 14 16 14 B B B 15 11 15 # # # # # # # B B # # 15 # # # # # # #
+14 B B B B 14 # B B B B # # # # # # # # 20 # # # # # # # 13 # #
+12 B B 14 11 16 # # B 12 # # 18 # # # # # # # # # # # # # # # # #
+# # B 15 # # 13 14 B # # # B # # # # # 17 18 # 10 10 18 # # # # # #
+# # 12 # # # B B B 14 # # B # # # # # B B B B B B # # B # # #
+17 B B B B B B 18 17 # # # B # # # # # # # # # 17 B B 19 B # # #
+# 18 16 19 18 B # # # # B B B B B B B 13 # # # # 14 16 B # B # # #
+# # 18 18 20 12 # # # # 20 # B 18 # # 12 19 10 15 10 11 B B B 19 B # # #
+B 10 B B B 13 16 B # # # # B B B B # # 18 # 10 10 B 12 20 10 B # # #
+B B B 10 B B 17 B # # # # 15 17 B # # # 13 16 # 14 B 13 18 10 B B B 12
+# # B 14 17 11 # B # # # # # # B B 11 # 14 19 19 18 B 18 15 B B B B 11
+# # B B 17 # # B # # # # # # 11 B 18 17 17 # 11 10 B 20 16 B # B 16 #
+# 16 B 10 14 B B B 16 # # # # # # B 15 # # 11 17 B B B 20 19 # B B B
+B B B B 15 # # B B B B B 17 # # # # B # # # # # B # # # # # B
+14 # # 14 # # # # # # # B B B B B B B # # # # # 19 # # # # # 12
+# # # # # # # # # # # # # # # # # 16 # 16 # # # # # # # # # #
+"""
+
+
+@pytest.mark.parametrize("text", DEAD_WINS + [CANDIDATES_LOST, ENUMERATION_CUT],
+                         ids=["seed3", "seed4", "candidates-lost", "enumeration-cut"])
 def test_strong_finds_a_win_that_a_hard_first_move_hides(champion, tmp_path, text):
     state = parse_board(text)
     if engine_lines(state, 10) is None:

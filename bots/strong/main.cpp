@@ -1206,7 +1206,7 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
 // ranking and the tree keep away from them) and `drawn` those proven to draw.  Measured on 110
 // positions the solver settles as won in 0.15-4 s: 18 thrown against 28 depth first.
 static unordered_set<u64> refuted, drawn;
-static long ROUND_STEPS = 2000, ROUND_WIDTH = 8, roundsSteps = 0;
+static long ROUND_STEPS = 2000, ROUND_WIDTH = 8, ROUND_ENUM = 16, roundsSteps = 0;
 static double ROUND_DECAY = 1;
 static size_t roundsKids = 0;
 static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, bool& has) {
@@ -1221,28 +1221,47 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
     roundsKids = kids.size();
     // The first round tries the ranked candidates alone; every other effect joins them from the
     // second round on (a win among the candidates needs no enumeration, which late in a group 3
-    // game can take longer than the move).
-    bool enumerated = false;
+    // game can take longer than the move).  Each number's effects are enumerated within
+    // ROUND_ENUM times the round's first share of steps, again in each round, four times longer,
+    // until the enumeration ends: the effects met before the limit join the round all the same.
+    // A 13 whose effects take more than the move (a group 3 game, 8 live numbers) no longer
+    // stops the rounds before they have searched the 15 beside it, whose 50 000 effects hold the
+    // win.  An enumeration that meets HELD_MAX (or leaves the rounds holding half of it) is not
+    // tried again; the position is then never proven lost or drawn by the rounds (they throw
+    // TooBig once nothing else is left to do).
+    struct Effects { int i, k; bool done, stuck; };
+    vector<Effects> numbers;
+    for (int i = 0; i < (int)pos.parts.size(); ++i)
+        for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) numbers.push_back({i, k, false, false});
     // (a move whose share is under 10 steps waits for a later round, as do all after it)
     for (long r = 0, top = ROUND_STEPS;; ++r, top *= 4) {
-        if (r == 1) {
-            for (int i = 0; i < (int)pos.parts.size(); ++i)
-                for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) {
-                    vector<Mask> moves;
-                    movesOf(pos.parts[i], k, gExact, moves);
-                    if (held + moves.size() >= HELD_MAX) throw TooBig();
-                    for (auto& m : moves)
-                        if (seen.insert(HASH(m))) {
-                            kids.push_back({m, i, k, false, LOSS, 0});
-                            ++held;
-                            ++hold.n;
-                        }
+        bool enumerating = r == 0;  // (the first round is never the last)
+        for (auto& e : numbers) {
+            if (r == 0 || e.done || e.stuck) continue;
+            vector<Mask> moves;
+            long before = budget.nodes, cap = ROUND_ENUM * top;
+            e.done = within(cap, [&] { movesOf(pos.parts[e.i], e.k, gExact, moves); });
+            if (!e.done) {
+                if (cpu() > budget.deadline) throw TooBig();
+                e.stuck = budget.nodes - before <= cap;  // (HELD_MAX or HASHED_MAX, not its steps)
+                enumerating |= !e.stuck;
+            }
+            for (auto& m : moves) {
+                if (held >= HELD_MAX / 2) {  // (room for the search's own moves)
+                    e.done = false;
+                    e.stuck = true;
+                    break;
                 }
-            roundsKids = kids.size();
-            enumerated = true;
+                if (seen.insert(HASH(m))) {
+                    kids.push_back({m, e.i, e.k, false, LOSS, 0});
+                    ++held;
+                    ++hold.n;
+                }
+            }
         }
+        roundsKids = kids.size();
         roundsSteps = top;
-        bool open = !enumerated;  // (the first round is never the last)
+        bool open = enumerating;
         for (size_t j = 0; j < kids.size(); ++j) {
             Child& c = kids[j];
             if (c.settled) continue;
@@ -1263,6 +1282,8 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
         }
         if (!open) break;
     }
+    for (auto& e : numbers)
+        if (!e.done) throw TooBig();  // (moves not searched: no value for the position)
     int best = LOSS;
     for (auto& c : kids)
         if (!has || c.v > best) {
@@ -1770,6 +1791,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_ROUNDS")) ROUNDS = atoi(d);
     if (const char* d = getenv("STRONG_ROUND_STEPS")) ROUND_STEPS = atol(d);
     if (const char* d = getenv("STRONG_ROUND_WIDTH")) ROUND_WIDTH = atol(d);
+    if (const char* d = getenv("STRONG_ROUND_ENUM")) ROUND_ENUM = atol(d);
     if (const char* d = getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = atof(d);
     if (const char* d = getenv("STRONG_EXACT_SMALL")) EXACT_SMALL_SHARE = atof(d);
     if (const char* d = getenv("STRONG_EXACT_SURE")) EXACT_SURE = atoi(d);
