@@ -1238,6 +1238,10 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
         bool enumerating = r == 0;  // (the first round is never the last)
         for (auto& e : numbers) {
             if (r == 0 || e.done || e.stuck) continue;
+            if (held >= HELD_MAX / 2) {  // (room for the search's own moves: none left for more effects)
+                e.stuck = true;
+                continue;
+            }
             vector<Mask> moves;
             long before = budget.nodes, cap = ROUND_ENUM * top;
             e.done = within(cap, [&] { movesOf(pos.parts[e.i], e.k, gExact, moves); });
@@ -1247,7 +1251,7 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
                 enumerating |= !e.stuck;
             }
             for (auto& m : moves) {
-                if (held >= HELD_MAX / 2) {  // (room for the search's own moves)
+                if (held >= HELD_MAX / 2) {
                     e.done = false;
                     e.stuck = true;
                     break;
