@@ -685,8 +685,15 @@ static Mask sweep(int at, int v, const Mask& allowed, const Mask& numbers) {
 
 #include <unordered_map>
 static unordered_map<u64, vector<Mask>> candCache;
+static size_t candCached = 0;  // regions held by candCache
+// CAND_HARSH: each path to a near number is also grown harshly (0: gently only, as before
+// 2026-11-26; README, section 12: the model's wins are more often real with it).
+static int CAND_HARSH = 1;
 
-// A few regions of number k that differ in what they do to the other numbers.
+// A few regions of number k that differ in what they do to the other numbers: the one that harms
+// them least, the one that harms them most, a sweep towards the nearest numbers, and for each of
+// the `reach` nearest numbers a shortest path that touches it (kills it), grown to v cells once
+// sparing the rest as far as it can and once harming them as much as it can.
 static void candidates(const Part& p, int k, vector<Mask>& out, int reach = 4) {
     int at = p.nums[k].at, v = p.nums[k].v;
     Mask allowed = AND(p.zones[k], p.empty), others, numbers;
@@ -706,7 +713,13 @@ static void candidates(const Part& p, int k, vector<Mask>& out, int reach = 4) {
     vector<Mask> paths;
     pathsToNumbers(at, v, allowed, numbers, reach, paths);
     for (auto& m : paths) out.push_back(growRegion(m, v, allowed, others, numbers, true));
-    if (candCache.size() > 50000) candCache.clear();  // at most about 50 MiB
+    if (CAND_HARSH)
+        for (auto& m : paths) out.push_back(growRegion(m, v, allowed, others, numbers, false));
+    if (candCached > 400000) {  // at most about 50 MiB of regions
+        candCache.clear();
+        candCached = 0;
+    }
+    candCached += out.size() - from;
     candCache.emplace(key, vector<Mask>(out.begin() + from, out.end()));
 }
 
@@ -1790,6 +1803,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_DEADLINE")) DEADLINE = atof(d);
     if (const char* d = getenv("STRONG_MCTS")) USE_MCTS = atoi(d);
     if (const char* d = getenv("STRONG_MODEL")) MODEL = atoi(d);
+    if (const char* d = getenv("STRONG_CAND_HARSH")) CAND_HARSH = atoi(d);
     if (const char* d = getenv("STRONG_RANK")) RANK_SHARE = atof(d);
     if (const char* d = getenv("STRONG_TREE_GRUNDY")) TREE_GRUNDY = atoi(d);
     if (const char* d = getenv("STRONG_ROUNDS")) ROUNDS = atoi(d);
