@@ -109,9 +109,18 @@ static inline int LOWEST(const Mask& a) {
     for (int x = 0; x < N; ++x) if (a.r[x]) return x * 32 + __builtin_ctz(a.r[x]);
     return -1;
 }
+// (empty rows are skipped: a mask's hash costs what its rows of cells do)
 static inline u64 HASH(const Mask& a) {
     u64 h = 0x51ed27u;
-    for (int x = 0; x < N; ++x) h = mix(h ^ ((u64)x << 32 | a.r[x]));
+    for (int x = 0; x < N; ++x)
+        if (a.r[x]) h = mix(h ^ ((u64)x << 32 | a.r[x]));
+    return h;
+}
+// HASH(AND(a, b)) with the cells of a in rows from..to only.
+static inline u64 HASH_AND(const Mask& a, const Mask& b, int from = 0, int to = 31) {
+    u64 h = 0x51ed27u;
+    for (int x = max(from, 0), e = min(to, N - 1); x <= e; ++x)
+        if (u32 w = a.r[x] & b.r[x]) h = mix(h ^ ((u64)x << 32 | w));
     return h;
 }
 static inline Mask SINGLE(int c) { Mask m; zero(m); SET(m, c); return m; }
@@ -227,16 +236,34 @@ struct Live { Num n; Mask z; };
 // part's numbers in their order in `live`, the parts in the order of their last number.
 static const int MAX_CELLS = 31 * 31;
 static void makeParts(const Mask& empty, const vector<Live>& live, vector<Part>& out) {
-    static int up[MAX_CELLS], last[MAX_CELLS];
+    static int up[MAX_CELLS], last[MAX_CELLS], lo[MAX_CELLS], hi[MAX_CELLS];
     static Mask halo[MAX_CELLS];  // (no recursion in here: static is safe)
     int n = live.size();
     auto find = [&](int i) { while (up[i] != i) i = up[i] = up[up[i]]; return i; };
     for (int i = 0; i < n; ++i) {
+        // A zone is connected: its rows are the run of non-empty rows around its number's.  Only
+        // those rows (and one more each way for the halo) are looked at.
+        const Mask& z = live[i].z;
+        int a = live[i].n.at >> 5, b = a;
+        while (a > 0 && z.r[a - 1]) --a;
+        while (b + 1 < N && z.r[b + 1]) ++b;
+        lo[i] = a;
+        hi[i] = b;
         up[i] = i;
-        halo[i] = GROW(live[i].z);
+        for (int x = max(0, a - 1); x <= min(N - 1, b + 1); ++x) {
+            u32 v = z.r[x] | z.r[x] << 1 | z.r[x] >> 1;
+            if (x) v |= z.r[x - 1];
+            if (x + 1 < N) v |= z.r[x + 1];
+            halo[i].r[x] = v & COLS;
+        }
         for (int j = 0; j < i; ++j) {
-            int a = find(i), b = find(j);
-            if (a != b && MEETS(halo[j], live[i].z)) up[a] = b;
+            int from = max(a, lo[j] - 1), to = min(b, hi[j] + 1);
+            if (from > to) continue;
+            int ra = find(i), rb = find(j);
+            if (ra == rb) continue;
+            u32 o = 0;
+            for (int x = from; x <= to; ++x) o |= halo[j].r[x] & z.r[x];
+            if (o) up[ra] = rb;
         }
     }
     for (int i = 0; i < n; ++i) last[find(i)] = i;
@@ -419,23 +446,48 @@ struct Tracked {
     static u64 deaths(u64 dead) { return mix(dead + 0x51); }
     // What a move changes for the rest of the game, as a hash: which of the others it kills, and
     // the cells of the survivors' zones it covers or touches (the dead ones' zones no longer matter).
-    u64 key(const Mask& effect, const Mask& live, u64 dead) const {
+    // (from..to: the rows the effect may have cells in; all by default)
+    u64 key(const Mask& effect, const Mask& live, u64 dead, int from = 0, int to = 31) const {
         if (single(dead)) return deaths(dead);
-        return HASH(AND(effect, live)) ^ mix(dead + 0x9e3779b9ULL);
+        return HASH_AND(effect, live, from, to) ^ mix(dead + 0x9e3779b9ULL);
     }
     // Whether the t-th tracked number is dead once the cells `effect` of the others' zones are
     // painted or beside paint (as survivors() decides: its cell among them, or fewer than v cells
     // left within reach).  Cells only ever join the effect, so a dead number stays dead.
-    bool dies(int t, const Mask& effect) const {
+    // A number found alive keeps the cells that showed it (wit[t]: at least v connected cells of its
+    // zone from its own, all empty but its own): while an effect misses them it is alive whatever
+    // else the effect holds (v of them within v - 1 steps of it), and no zone is grown.  Effects
+    // only grow along a branch of the enumeration, and most of them stay far from most numbers:
+    // growing those zones was 14-21 % of solving a group 3 position.
+    mutable vector<Mask> wit;
+    mutable u64 witnessed = 0;
+    // (a..b: the rows the effect may have cells in; all by default)
+    bool dies(int t, const Mask& effect, int a = 0, int b = 31) const {
         const Num& n = p->nums[j[t]];
         if (TEST(effect, n.at)) return true;
-        return COUNT(zoneOf(n.at, n.v, ANDNOT(AND(p->empty, p->zones[j[t]]), effect), true)) < n.v;
+        if (witnessed >> t & 1) {
+            u32 o = 0;
+            for (int x = a, e = min(b, N - 1); x <= e; ++x) o |= wit[t].r[x] & effect.r[x];
+            if (!o) return false;
+        }
+        Mask z = zoneOf(n.at, n.v, ANDNOT(AND(p->empty, p->zones[j[t]]), effect), true);
+        if (COUNT(z) < n.v) return true;
+        if (wit.empty()) wit.resize(m);
+        wit[t] = z;
+        witnessed |= 1ULL << t;
+        return false;
     }
     // The zones of the numbers not in `dead`.
-    Mask live(u64 dead) const {
-        Mask l = untracked;
+    // (from..to: only these rows are filled, the others are left empty)
+    Mask live(u64 dead, int from = 0, int to = 31) const {
+        Mask l;
+        zero(l);
+        from = max(from, 0);
+        to = min(to, N - 1);
+        for (int x = from; x <= to; ++x) l.r[x] = untracked.r[x];
         for (int t = 0; t < m; ++t)
-            if (!(dead >> t & 1)) l = OR(l, p->zones[j[t]]);
+            if (!(dead >> t & 1))
+                for (int x = from; x <= to; ++x) l.r[x] |= p->zones[j[t]].r[x];
         return l;
     }
     // The dead set once `effect` meets the zones of the numbers not yet dead at the cells `fresh`.
@@ -477,8 +529,17 @@ template <class F> struct Enum {
     HashSet* seen;
     F* f;
     int lo, hi;
+    const u64* owners;  // owners[cell]: the tracked numbers whose zones hold the cell
+    // The dead set once the effect meets, at a new cell, the zones `met` (owners of the new cells).
+    u64 update(u64 dead, const Mask& effect, u64 met) const {
+        for (u64 w = met & ~dead; w; w &= w - 1) {
+            int t = __builtin_ctzll(w);
+            if (tr->dies(t, effect, max(0, lo - 1), hi + 1)) dead |= 1ULL << t;
+        }
+        return dead;
+    }
     bool emit(const Mask& r, const Mask& effect, const Mask& live, u64 dead) {
-        if (!seen->insert(tr->key(effect, live, dead))) return false;
+        if (!seen->insert(tr->key(effect, live, dead, lo - 1, hi + 1))) return false;
         return (*f)(r);
     }
     // `live`: the zones of the others not yet dead (`dead`, bits of tr's numbers).
@@ -545,20 +606,19 @@ template <class F> struct Enum {
             Mask chosen2 = chosen, effect2 = effect, frontier2 = frontier, seen2 = seenCells;
             SET(chosen2, c);
             int near[5], k = around(c, near);
-            Mask fresh;  // cells of a live zone new to the effect
-            zero(fresh);
+            u64 met = 0;  // the numbers whose zones hold a live cell new to the effect
             bool touched = false;
             for (int i = 0; i < k; ++i) {
                 int d = near[i];
                 if (TEST(*others, d)) {
-                    if (!TEST(effect2, d) && TEST(live, d)) { SET(fresh, d); touched = true; }
+                    if (!TEST(effect2, d) && TEST(live, d)) { met |= owners[d]; touched = true; }
                     SET(effect2, d);
                 }
                 if (TEST(*allowed, d) && !TEST(seenCells, d)) { SET(frontier2, d); SET(seen2, d); }
             }
-            u64 dead2 = touched ? tr->update(dead, effect2, fresh) : dead;
+            u64 dead2 = touched ? update(dead, effect2, met) : dead;
             Mask live2;
-            if (dead2 != dead) live2 = tr->live(dead2);
+            if (dead2 != dead) live2 = tr->live(dead2, lo - 1, hi + 1);
             const Mask& l2 = dead2 == dead ? live : live2;
             if (left == 1) {
                 if (emit(chosen2, effect2, l2, dead2)) return true;
@@ -577,7 +637,9 @@ template <class F> static bool allRegions(const Tracked& tr, HashSet& seen, F f)
     Mask allowed = AND(tr.p->zones[tr.k], tr.p->empty);
     const Mask& others = tr.others;
     Mask start = SINGLE(at);
-    Enum<F> e{&allowed, &others, &tr, &seen, &f, at >> 5, at >> 5};
+    vector<u64> owners(32 * N, 0);
+    for (int t = 0; t < tr.m; ++t) each(tr.p->zones[tr.j[t]], [&](int c) { owners[c] |= 1ULL << t; });
+    Enum<F> e{&allowed, &others, &tr, &seen, &f, at >> 5, at >> 5, owners.data()};
     for (int x = 0; x < N; ++x)
         if (allowed.r[x]) { e.lo = min(e.lo, x); e.hi = max(e.hi, x); }
     Mask effect = AND(GROW(start), others);
@@ -805,7 +867,8 @@ static void survivors(const Part& p, int k, const Mask& gone, const Mask& empty,
 static void afterPart(const Part& p, int k, const Mask& region, vector<Part>& parts, bool& dead) {
     Mask gone = GROW(region);
     Mask empty = ANDNOT(p.empty, gone);
-    vector<Live> live;
+    static vector<Live> live;  // (not re-entered: survivors and makeParts call nothing that comes back here)
+    live.clear();
     survivors(p, k, gone, empty, false, live, dead);
     makeParts(empty, live, parts);
 }
@@ -822,17 +885,19 @@ static Pos afterMove(const Pos& pos, int i, int k, const Mask& region) {
 // ------------------------------------------------------------------ exact solver
 enum { LOSS = -1, DRAW = 0, WIN = 1 };
 
-static int grundyOf(const Part& p);
+static int grundyOf(const Part& p, u64 pk);
+static int grundyOf(const Part& p) { return p.nums.size() == 1 ? 1 : grundyOf(p, partKey(p)); }
 static int xorOf(const vector<Part>& parts) {
     int t = 0;
     for (auto& p : parts) t ^= grundyOf(p);
     return t;
 }
 
-static int grundyOf(const Part& p) {
+// pk: partKey(p) (computed once by the callers that also look the part up otherwise).
+static int grundyOf(const Part& p, u64 pk) {
     int count = p.nums.size();
     if (count == 1) return 1;
-    u64 key = tkey(partKey(p), TAG_GRUNDY);
+    u64 key = tkey(pk, TAG_GRUNDY);
     int found;
     if (lookup(key, found)) return found;
     long start = budget.nodes;
@@ -853,23 +918,24 @@ static int grundyOf(const Part& p) {
     return m;
 }
 
-static bool known(const Part& p) {
-    int v;
-    return lookup(tkey(partKey(p), TAG_GRUNDY), v);
-}
-
 // Whether the player to move wins the parts plus a Nim heap (no draws).
 static bool wins(const vector<Part>& parts, int heap) {
-    vector<const Part*> big;
+    struct Big { const Part* p; u64 pk; };
+    vector<Big> big;
     for (auto& p : parts) {
-        if (p.nums.size() <= 2 || known(p)) heap ^= grundyOf(p);
-        else big.push_back(&p);
+        if (p.nums.size() == 1) { heap ^= 1; continue; }
+        u64 pk = partKey(p);
+        int g;
+        if (p.nums.size() <= 2) heap ^= grundyOf(p, pk);
+        else if (lookup(tkey(pk, TAG_GRUNDY), g)) heap ^= g;  // (known: the value grundyOf would find)
+        else big.push_back({&p, pk});
     }
     if (big.empty()) return heap != 0;
-    sort(big.begin(), big.end(), [](const Part* a, const Part* b) { return a->nums.size() < b->nums.size(); });
-    for (size_t i = 0; i + 1 < big.size(); ++i) heap ^= grundyOf(*big[i]);
-    const Part& p = *big.back();
-    u64 pk = partKey(p);
+    sort(big.begin(), big.end(), [](const Big& a, const Big& b) { return a.p->nums.size() < b.p->nums.size(); });
+    int nbig = big.size();
+    for (int i = 0; i + 1 < nbig; ++i) heap ^= grundyOf(*big[i].p, big[i].pk);
+    const Part& p = *big[nbig - 1].p;
+    u64 pk = big[nbig - 1].pk;
     u64 key = tkey(pk ^ mix(heap + 77), TAG_WINS);
     int f;
     if (lookup(key, f)) return f;
