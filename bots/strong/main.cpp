@@ -656,25 +656,42 @@ static Mask growRegion(Mask chosen, int v, const Mask& allowed, const Mask& othe
     Mask foot = GROW(chosen);
     int sign = gentle ? 1 : -1;
     int have = COUNT(chosen);
+    if (have >= v) return chosen;
     int nb[5];
+    // A cell's cost reads the cells beside it, so taking a cell changes the costs within two steps
+    // of it only: the others are kept (cost[c] for the cells of front), not recomputed at every step.
+    static long cost[MAX_CELLS + 32];  // (nothing in here comes back to growRegion)
+    auto costOf = [&](int c) {
+        int k = around(c, nb), kills = 0, harm = 0, compact = 0;
+        for (int i = 0; i < k; ++i) {
+            int d = nb[i];
+            if (!TEST(foot, d)) { kills += TEST(numbers, d); harm += TEST(others, d); }
+            compact += TEST(chosen, d);
+        }
+        return ((long)(sign * (kills * 16 + harm)) * 8 - compact) * 4096 + c;  // (+ c: no two alike)
+    };
+    Mask front = ANDNOT(AND(foot, allowed), chosen);
+    each(front, [&](int c) { cost[c] = costOf(c); });
     while (have < v) {
-        Mask front = ANDNOT(AND(foot, allowed), chosen);
         long best = LONG_MAX;
         int bestc = -1;
         each(front, [&](int c) {
-            int k = around(c, nb), kills = 0, harm = 0, compact = 0;
-            for (int i = 0; i < k; ++i) {
-                int d = nb[i];
-                if (!TEST(foot, d)) { kills += TEST(numbers, d); harm += TEST(others, d); }
-                compact += TEST(chosen, d);
-            }
-            long cost = ((long)(sign * (kills * 16 + harm)) * 8 - compact) * 4096 + c;
-            if (cost < best) { best = cost; bestc = c; }
+            if (cost[c] < best) { best = cost[c]; bestc = c; }
         });
         if (bestc < 0) break;
         SET(chosen, bestc);
+        RESET(front, bestc);
         int k = around(bestc, nb);
-        for (int i = 0; i < k; ++i) SET(foot, nb[i]);
+        for (int i = 0; i < k; ++i) {
+            SET(foot, nb[i]);
+            if (TEST(allowed, nb[i]) && !TEST(chosen, nb[i])) SET(front, nb[i]);
+        }
+        int bx = bestc >> 5, by = bestc & 31;
+        for (int x = max(0, bx - 2); x <= min(N - 1, bx + 2); ++x)
+            for (int y = max(0, by - 2); y <= min(N - 1, by + 2); ++y) {
+                int c = x * 32 + y;
+                if (abs(x - bx) + abs(y - by) <= 2 && TEST(front, c)) cost[c] = costOf(c);
+            }
         ++have;
     }
     return chosen;
