@@ -11,13 +11,15 @@ root was searched by rounds: the baseline for that change, measured in the same 
 that commit, compiled and cached as ``arena solve``'s engine) as a baseline.
 
 ``--positions GAMES.jsonl`` solves, instead of fresh boards, every position of the games in an
-arena tournament's records (before each move; ``--from-ply`` skips the first moves) and prints,
+arena tournament's records (before each move; ``--from-ply`` skips the first moves, ``--every K``
+keeps every K-th of the rest) and prints,
 per engine, how many it settled and the time spent on those every engine settled.
 
     python benchmarks/bench_solve_reach.py --seconds 10 --sizes 5 6 7 8 9 10 11 12
     python benchmarks/bench_solve_reach.py --seconds 60 --sizes 10 11 12 13 --engines cpp
     python benchmarks/bench_solve_reach.py --seconds 60 --sizes 10 11 12 --engines cpp cpp-depth-first
     python benchmarks/bench_solve_reach.py --seconds 10 --positions results/NAME/games.jsonl --from-ply 12 --engines cpp --baseline HEAD~1
+    python benchmarks/bench_solve_reach.py --seconds 3 --positions results/NAME/games.jsonl --from-ply 10 --every 8 --engines cpp --baseline HEAD~1
 """
 
 from __future__ import annotations
@@ -111,6 +113,8 @@ def main() -> int:
     parser.add_argument("--positions", type=records_file, metavar="GAMES.jsonl",
                         help="solve the positions of these games' records instead of fresh boards")
     parser.add_argument("--from-ply", type=int, default=0, help="with --positions: skip the moves before this one")
+    parser.add_argument("--every", type=int, default=1, metavar="K",
+                        help="with --positions: only every K-th position of a game from --from-ply on (a sample)")
     args = parser.parse_args()
     os.environ.pop("ARENA_SOLVER", None)
     if any(e.startswith("cpp") for e in args.engines):
@@ -122,7 +126,10 @@ def main() -> int:
 
 
 def positions(args: argparse.Namespace) -> int:
-    cases = record_positions(args.positions, args.from_ply)
+    if args.every < 1:
+        print(f"bench_solve_reach: --every {args.every}: must be 1 or more", file=sys.stderr)
+        return 2
+    cases = record_positions(args.positions, args.from_ply, args.every)
     jobs = [(e, 0, i, args.seconds, state) for i, (_, state) in enumerate(cases) for e in args.engines]
     found: dict[int, dict[str, tuple[str, float]]] = {}
     with ProcessPoolExecutor(args.parallel) as pool:

@@ -16,6 +16,7 @@
 
     python benchmarks/bench_strong_exact.py positions --count 2000
     python benchmarks/bench_strong_exact.py games --count 20 --settle 60
+    python benchmarks/bench_strong_exact.py positions --count 500 --settle 2 --source /tmp/variant/main.cpp
 
 Prints one line per failure and a summary; exits 1 on any failure or fault.
 """
@@ -138,12 +139,17 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=0.4, help="seconds the solver gets (default 0.4)")
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--python", action="store_true", help="the Python solver as the reference")
+    parser.add_argument("--source", type=Path, default=ROOT / "bots" / "strong" / "main.cpp",
+                        help="the bot's C++ source (default bots/strong/main.cpp; a variant to compare)")
     args = parser.parse_args()
     if args.python:
         os.environ["ARENA_SOLVER"] = "python"
     build = Path(tempfile.mkdtemp(prefix="bench-exact-build-"))
     binary = str(build / "strong")
-    subprocess.run(["g++", "-O2", "-std=c++17", "-o", binary, str(ROOT / "bots" / "strong" / "main.cpp")], check=True)
+    if not args.source.is_file():
+        print(f"bench_strong_exact: --source {args.source}: no such file", file=sys.stderr)
+        return 2
+    subprocess.run(["g++", "-O2", "-std=c++17", "-o", binary, str(args.source)], check=True)
     case = position_case if args.mode == "positions" else game_case
     counts: dict[str, int] = {}
     worst = 0.0
