@@ -520,3 +520,27 @@ def test_strong_plays_the_win_the_tree_proves_at_its_root(champion, tmp_path):
     2-live one is solved before the rounds first read the clock.)"""
     _strong_wins(champion, tmp_path / "strong", LATE_GROUP3_14, "exact win, after the tree",
                  STRONG_EXACT_MID="0", STRONG_EXACT_SMALL="0", STRONG_MODEL="0")
+
+
+#: A position of bench_strong_exact.py (positions, seed 2280) the solver wins in 0.3 s.  The tree
+#: (no exact search before it, no model) proves every child it keeps choosing and then went round
+#: those proven nodes until the deadline: 1.26 million iterations on 1 222 nodes, and its move lost.
+TREE_SPIN = """10
+# # # B B B B # 5 #
+# B B B 5 6 8 5 # 8
+# # B 5 6 # # # # #
+# # # # 4 # # # # #
+# 5 3 # # # # # # #
+6 # # # # # # # # #
+# # # 8 # # # # # #
+# 5 # # # # # # # #
+# # # # # # 6 # # #
+# # # # # # # # # #
+"""
+
+
+def test_strong_gives_the_time_a_spinning_tree_wastes_to_the_exact_search(champion, tmp_path):
+    """When the tree goes round proven nodes only, the rest of the move goes to the rounds, which
+    find the win (the engine before this played the tree's losing move)."""
+    _strong_wins(champion, tmp_path / "strong", TREE_SPIN, "exact win, after the tree",
+                 STRONG_EXACT_MID="0", STRONG_MODEL="0")
