@@ -266,22 +266,27 @@ static void makeParts(const Mask& empty, const vector<Live>& live, vector<Part>&
             if (o) up[ra] = rb;
         }
     }
-    for (int i = 0; i < n; ++i) last[find(i)] = i;
+    // Each part's members in order, as a list through next[] (first[root]; count[root] of them).
+    static int first[MAX_CELLS], tail[MAX_CELLS], next[MAX_CELLS], count[MAX_CELLS];
+    for (int i = 0; i < n; ++i) count[up[i] = find(i)] = 0;
     for (int i = 0; i < n; ++i) {
-        int root = find(i);
+        int root = up[i];
+        if (count[root]++) next[tail[root]] = i;
+        else first[root] = i;
+        tail[root] = last[root] = i;
+    }
+    for (int i = 0; i < n; ++i) {
+        int root = up[i];
         if (last[root] != i) continue;
-        int members = 0;
-        for (int m = 0; m <= i; ++m) members += find(m) == root;
         Part p;
         zero(p.cells);
-        p.nums.reserve(members);
-        p.zones.reserve(members);
-        for (int m = 0; m <= i; ++m)
-            if (find(m) == root) {
-                p.cells = OR(p.cells, live[m].z);
-                p.nums.push_back(live[m].n);
-                p.zones.push_back(live[m].z);
-            }
+        p.nums.reserve(count[root]);
+        p.zones.reserve(count[root]);
+        for (int m = first[root], k = 0; k < count[root]; ++k, m = next[m]) {
+            p.cells = OR(p.cells, live[m].z);
+            p.nums.push_back(live[m].n);
+            p.zones.push_back(live[m].z);
+        }
         p.empty = AND(empty, p.cells);
         out.push_back(std::move(p));
     }
