@@ -144,11 +144,11 @@ def main() -> int:
     args = parser.parse_args()
     if args.python:
         os.environ["ARENA_SOLVER"] = "python"
-    build = Path(tempfile.mkdtemp(prefix="bench-exact-build-"))
-    binary = str(build / "strong")
     if not args.source.is_file():
         print(f"bench_strong_exact: --source {args.source}: no such file", file=sys.stderr)
         return 2
+    build = Path(tempfile.mkdtemp(prefix="bench-exact-build-"))
+    binary = str(build / "strong")
     subprocess.run(["g++", "-O2", "-std=c++17", "-o", binary, str(args.source)], check=True)
     case = position_case if args.mode == "positions" else game_case
     counts: dict[str, int] = {}
