@@ -1306,9 +1306,10 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
 // ROUND_STEPS * 4^r / (1 + j / ROUND_WIDTH)^ROUND_DECAY steps, so the first moves are searched
 // almost as deep as depth first would, and thousands of others a little, each round four times
 // deeper.  A round costs about ROUND_WIDTH * ln(moves / ROUND_WIDTH) times its first move's share
-// with ROUND_DECAY 1 (a move's share, where a cheap win far down the order is what to find), about
-// ROUND_WIDTH with 2 (`--solve`, whose proofs are long: four 10x10 boards took 7.9 s in all with 2,
-// 33 s with 1, 19 s depth first; README, section 3).  What is
+// with ROUND_DECAY 1 (a move's share from 17 live numbers on, where a cheap win far down the order
+// is what to find), about ROUND_WIDTH with 2 (`--solve`, whose proofs are long: four 10x10 boards
+// took 7.9 s in all with 2, 33 s with 1, 19 s depth first; README, section 3; and a move's share
+// up to NARROW_LIVE live numbers, and after the tree, section 13).  What is
 // settled is remembered in the table, so a round repeats little of the one before.  Out of time,
 // it throws TooBig like bestOf; `refuted` then holds the moves proven to lose (the model, the
 // ranking and the tree keep away from them) and `drawn` those proven to draw.  Measured on 110
@@ -1316,6 +1317,10 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
 static unordered_set<u64> refuted, drawn;
 static long ROUND_STEPS = 2000, ROUND_WIDTH = 8, ROUND_ENUM = 16, roundsSteps = 0;
 static double ROUND_DECAY = 1;
+// Up to this many live numbers a move's rounds have decay 2 from the start (README, section 13:
+// four won 10x10 positions of 11 to 15 live numbers that the solver wins in 0.1-0.3 s, thrown
+// with decay 1 and won with 2 within 0.3 s; no fewer positions secured where the solver checks).
+static int NARROW_LIVE = 16;
 static size_t roundsKids = 0;
 static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, bool& has) {
     has = false;
@@ -1800,6 +1805,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     bool lost = false;
     vector<Cand> ranked;
     bool rounds = ROUNDS && live <= 40;
+    if (live <= NARROW_LIVE && !getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = 2;
     try {
         Mask move;
         bool has = false;
@@ -1919,6 +1925,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_ROUND_WIDTH")) ROUND_WIDTH = atol(d);
     if (const char* d = getenv("STRONG_ROUND_ENUM")) ROUND_ENUM = atol(d);
     if (const char* d = getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = atof(d);
+    if (const char* d = getenv("STRONG_NARROW_LIVE")) NARROW_LIVE = atoi(d);
     if (const char* d = getenv("STRONG_EXACT_SMALL")) EXACT_SMALL_SHARE = atof(d);
     if (const char* d = getenv("STRONG_EXACT_SURE")) EXACT_SURE = atoi(d);
     if (const char* d = getenv("STRONG_EXACT_MID")) EXACT_MID_SHARE = atof(d);
