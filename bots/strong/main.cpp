@@ -89,40 +89,44 @@ static inline Mask OR(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x 
 static inline Mask AND(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < N; ++x) m.r[x] = a.r[x] & b.r[x]; return m; }
 static inline Mask ANDNOT(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < N; ++x) m.r[x] = a.r[x] & ~b.r[x]; return m; }
 static inline bool ANY(const Mask& a) { u32 o = 0; for (int x = 0; x < N; ++x) o |= a.r[x]; return o != 0; }
-static inline bool MEETS(const Mask& a, const Mask& b) { u32 o = 0; for (int x = 0; x < N; ++x) o |= a.r[x] & b.r[x]; return o != 0; }
+// (..._ROWS: only the rows from..to, clamped to the board; a mask's other rows are left alone)
+static inline bool MEETS_ROWS(const Mask& a, const Mask& b, int from, int to) {
+    u32 o = 0;
+    for (int x = max(from, 0), e = min(to, N - 1); x <= e; ++x) o |= a.r[x] & b.r[x];
+    return o != 0;
+}
+static inline bool MEETS(const Mask& a, const Mask& b) { return MEETS_ROWS(a, b, 0, N - 1); }
 static inline bool EQ(const Mask& a, const Mask& b) { for (int x = 0; x < N; ++x) if (a.r[x] != b.r[x]) return false; return true; }
 static inline int COUNT(const Mask& a) { int c = 0; for (int x = 0; x < N; ++x) c += __builtin_popcount(a.r[x]); return c; }
 static inline bool TEST(const Mask& a, int c) { return (a.r[c >> 5] >> (c & 31)) & 1; }
 static inline void SET(Mask& a, int c) { a.r[c >> 5] |= 1u << (c & 31); }
 static inline void RESET(Mask& a, int c) { a.r[c >> 5] &= ~(1u << (c & 31)); }
-static inline Mask GROW(const Mask& a) {
-    Mask m;
-    for (int x = 0; x < N; ++x) {
+static inline void GROW_ROWS(const Mask& a, Mask& m, int from, int to) {
+    for (int x = max(from, 0), e = min(to, N - 1); x <= e; ++x) {
         u32 v = a.r[x] | a.r[x] << 1 | a.r[x] >> 1;
         if (x) v |= a.r[x - 1];
         if (x + 1 < N) v |= a.r[x + 1];
         m.r[x] = v & COLS;
     }
+}
+static inline Mask GROW(const Mask& a) {
+    Mask m;
+    GROW_ROWS(a, m, 0, N - 1);
     return m;
 }
 static inline int LOWEST(const Mask& a) {
     for (int x = 0; x < N; ++x) if (a.r[x]) return x * 32 + __builtin_ctz(a.r[x]);
     return -1;
 }
-// (empty rows are skipped: a mask's hash costs what its rows of cells do)
-static inline u64 HASH(const Mask& a) {
-    u64 h = 0x51ed27u;
-    for (int x = 0; x < N; ++x)
-        if (a.r[x]) h = mix(h ^ ((u64)x << 32 | a.r[x]));
-    return h;
-}
-// HASH(AND(a, b)) with the cells of a in rows from..to only.
+// HASH(AND(a, b)) with the cells of a in rows from..to only.  (Empty rows are skipped: a mask's
+// hash costs what its rows of cells do.)
 static inline u64 HASH_AND(const Mask& a, const Mask& b, int from = 0, int to = 31) {
     u64 h = 0x51ed27u;
     for (int x = max(from, 0), e = min(to, N - 1); x <= e; ++x)
         if (u32 w = a.r[x] & b.r[x]) h = mix(h ^ ((u64)x << 32 | w));
     return h;
 }
+static inline u64 HASH(const Mask& a) { return HASH_AND(a, a); }
 static inline Mask SINGLE(int c) { Mask m; zero(m); SET(m, c); return m; }
 // Cell c with its side neighbours (as cells).
 static inline int around(int c, int* out) {
@@ -250,20 +254,12 @@ static void makeParts(const Mask& empty, const vector<Live>& live, vector<Part>&
         lo[i] = a;
         hi[i] = b;
         up[i] = i;
-        for (int x = max(0, a - 1); x <= min(N - 1, b + 1); ++x) {
-            u32 v = z.r[x] | z.r[x] << 1 | z.r[x] >> 1;
-            if (x) v |= z.r[x - 1];
-            if (x + 1 < N) v |= z.r[x + 1];
-            halo[i].r[x] = v & COLS;
-        }
+        GROW_ROWS(z, halo[i], a - 1, b + 1);
         for (int j = 0; j < i; ++j) {
             int from = max(a, lo[j] - 1), to = min(b, hi[j] + 1);
             if (from > to) continue;
             int ra = find(i), rb = find(j);
-            if (ra == rb) continue;
-            u32 o = 0;
-            for (int x = from; x <= to; ++x) o |= halo[j].r[x] & z.r[x];
-            if (o) up[ra] = rb;
+            if (ra != rb && MEETS_ROWS(halo[j], z, from, to)) up[ra] = rb;
         }
     }
     // Each part's members in order, as a list through next[] (first[root]; count[root] of them).
@@ -470,11 +466,7 @@ struct Tracked {
     bool dies(int t, const Mask& effect, int a = 0, int b = 31) const {
         const Num& n = p->nums[j[t]];
         if (TEST(effect, n.at)) return true;
-        if (witnessed >> t & 1) {
-            u32 o = 0;
-            for (int x = a, e = min(b, N - 1); x <= e; ++x) o |= wit[t].r[x] & effect.r[x];
-            if (!o) return false;
-        }
+        if ((witnessed >> t & 1) && !MEETS_ROWS(wit[t], effect, a, b)) return false;
         Mask z = zoneOf(n.at, n.v, ANDNOT(AND(p->empty, p->zones[j[t]]), effect), true);
         if (COUNT(z) < n.v) return true;
         if (wit.empty()) wit.resize(m);
@@ -612,16 +604,15 @@ template <class F> struct Enum {
             SET(chosen2, c);
             int near[5], k = around(c, near);
             u64 met = 0;  // the numbers whose zones hold a live cell new to the effect
-            bool touched = false;
             for (int i = 0; i < k; ++i) {
                 int d = near[i];
                 if (TEST(*others, d)) {
-                    if (!TEST(effect2, d) && TEST(live, d)) { met |= owners[d]; touched = true; }
+                    if (!TEST(effect2, d) && TEST(live, d)) met |= owners[d];
                     SET(effect2, d);
                 }
                 if (TEST(*allowed, d) && !TEST(seenCells, d)) { SET(frontier2, d); SET(seen2, d); }
             }
-            u64 dead2 = touched ? update(dead, effect2, met) : dead;
+            u64 dead2 = update(dead, effect2, met);
             Mask live2;
             if (dead2 != dead) live2 = tr->live(dead2, lo - 1, hi + 1);
             const Mask& l2 = dead2 == dead ? live : live2;
@@ -1319,8 +1310,13 @@ static long ROUND_STEPS = 2000, ROUND_WIDTH = 8, ROUND_ENUM = 16, roundsSteps = 
 static double ROUND_DECAY = 1;
 // Up to this many live numbers a move's rounds have decay 2 from the start (README, section 13:
 // four won 10x10 positions of 11 to 15 live numbers that the solver wins in 0.1-0.3 s, thrown
-// with decay 1 and won with 2 within 0.3 s; no fewer positions secured where the solver checks).
+// with decay 1 and won with 2 within 0.3 s; as many positions secured where the solver checks
+// the move, 59 against 58 over four sets).
 static int NARROW_LIVE = 16;
+// Decay 2 for the rounds from here on, unless the benchmarks set STRONG_ROUND_DECAY.
+static void narrowRounds() {
+    if (!getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = 2;
+}
 static size_t roundsKids = 0;
 static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, bool& has) {
     has = false;
@@ -1723,7 +1719,7 @@ static int solveMode(double seconds) {
     int value;
     try {
         if (ROUNDS) {  // the root by rounds, as in a move: a win far down the order is found sooner
-            if (!getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = 2;  // (narrower than a move's: see bestByRounds)
+            narrowRounds();  // (narrower than a move's: see bestByRounds)
             vector<Cand> ranked;
             rankedMoves(pos, ranked, start + 0.05 * seconds);
             value = bestByRounds(pos, ranked, move, has);
@@ -1805,7 +1801,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     bool lost = false;
     vector<Cand> ranked;
     bool rounds = ROUNDS && live <= 40;
-    if (live <= NARROW_LIVE && !getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = 2;
+    if (live <= NARROW_LIVE) narrowRounds();
     try {
         Mask move;
         bool has = false;
@@ -1878,7 +1874,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
             // proved, narrower this time (decay 2, as arena solve's: the first rounds' breadth has
             // not found the win; README, section 13).
             budget.deadline = DEADLINE;
-            if (!getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = 2;
+            narrowRounds();
             try {
                 Mask move;
                 bool has = false;
