@@ -544,3 +544,42 @@ def test_strong_gives_the_time_a_spinning_tree_wastes_to_the_exact_search(champi
     find the win (the engine before this played the tree's losing move)."""
     _strong_wins(champion, tmp_path / "strong", TREE_SPIN, "exact win, after the tree",
                  STRONG_EXACT_MID="0", STRONG_MODEL="0")
+
+
+#: The position before the second player's second move (ply 3) of a group 2 game against
+#: search.py (seed 19): won for the player to move (the solver: 1.5 s).  The model finds a "win"
+#: there, which the rounds refute in 0.14 s (238 000 steps): the position after it is the
+#: opponent's.  Looked at depth first, it was not refuted in the time the move gave it, and the
+#: bot played it and lost.
+MODEL_REFUTED = """15
+# # # # # 8 # 5 # # 9 # 6 # #
+# # # 9 # # # # 9 # # # # # #
+# # # # 10 # # # # # # # # # #
+5 8 # B # # # # 6 # # # 6 # #
+# # # B # # # 6 7 # # # # # #
+# # # B # # # 9 # # # # # # #
+# # # B # # # # # # # # # # #
+# # 6 B # # # # # # # # # # #
+# 10 B B # # # # # B 7 # # # #
+10 B B # # # 10 7 B B 6 # # # #
+8 8 # # B B B B B 8 # 8 # # #
+9 7 # # B 6 # B 8 # 9 # # # #
+8 # 10 # 6 # # 8 9 8 B 5 5 # #
+# # # # # # # 5 B B B 5 8 # #
+# # # # 7 # 7 B B B B B B 6 #
+"""
+
+
+def test_strong_refutes_the_model_by_rounds(champion, tmp_path):
+    """The model's win is checked by the rounds on the opponent's replies, which refute it; the
+    bot then finds the real win (after the tree, by 0.71 s of the move in 24 runs of 24 with four
+    moves to a core; the bot before played the model's move at 0.46 s)."""
+    _strong_wins(champion, tmp_path / "strong", MODEL_REFUTED, "exact win")
+    # (the model's first claim was refuted, not run out of time: again, without the memory of the first move)
+    again = tmp_path / "again"
+    again.mkdir()
+    (again / "game.in").write_text((tmp_path / "strong" / "game.in").read_text())
+    run = subprocess.run([str(champion)], cwd=again, capture_output=True, text=True, timeout=10, check=True,
+                         env={**os.environ, "STRONG_VERBOSE": "1"})
+    claims = [line for line in run.stderr.splitlines() if line.startswith("model: a win")]
+    assert claims and "replies refuted" in claims[0], run.stderr
