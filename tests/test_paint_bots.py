@@ -582,4 +582,4 @@ def test_strong_refutes_the_model_by_rounds(champion, tmp_path):
     run = subprocess.run([str(champion)], cwd=again, capture_output=True, text=True, timeout=10, check=True,
                          env={**os.environ, "STRONG_VERBOSE": "1"})
     claims = [line for line in run.stderr.splitlines() if line.startswith("model: a win")]
-    assert claims and "replies refuted" in claims[0], run.stderr
+    assert claims and "replies: refuted" in claims[0], run.stderr

@@ -1427,7 +1427,7 @@ static int replyValue(const Pos& child, double deadline) {
     rootDrawn.swap(drawn);
     double decay = ROUND_DECAY;
     narrowRounds();
-    budget.deadline = deadline;
+    budget.deadline = min(budget.deadline, deadline);  // (the caller sets its own again)
     int v = 2;
     try {
         vector<Cand> ranked;
@@ -1885,8 +1885,8 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
                 double t = cpu();
                 int reply = replyValue(child, t + 0.4 * (modelEnd - t));
                 budget.deadline = modelEnd;
-                if (verbose) fprintf(stderr, "model: a win, by rounds on the replies %s, cpu %.3f\n",
-                                     reply == 2 ? "not refuted" : reply == LOSS ? "proven" : "refuted", cpu());
+                if (verbose) fprintf(stderr, "model: a win, the exact search on the replies: %s, cpu %.3f\n",
+                                     reply == 2 ? "not settled" : reply == LOSS ? "proven" : "refuted", cpu());
                 if (reply == LOSS) { maskCells(c.region, region, b.S); return "exact win, the model's"; }
                 if (reply != 2) continue;
                 maskCells(c.region, region, b.S);
