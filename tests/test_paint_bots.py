@@ -492,8 +492,9 @@ B B B 14 # # 14 # 11 B B B B # # # # # 12 B # # # # # # # # # #
 """
 
 
-def _strong_wins(champion: Path, folder: Path, board: str, how: str, **knobs: str) -> None:
-    """The champion, with main.cpp's knobs `knobs`, says `how` it chose and plays a win."""
+def _strong_wins(champion: Path, folder: Path, board: str, how: str, **knobs: str) -> str:
+    """The champion, with main.cpp's knobs `knobs`, says `how` it chose and plays a win; returns
+    its report (STRONG_VERBOSE)."""
     state = parse_board(board)
     if engine_lines(state, 10) is None:
         pytest.skip("no C++ engine")
@@ -506,6 +507,7 @@ def _strong_wins(champion: Path, folder: Path, board: str, how: str, **knobs: st
     move = parse_move((folder / "game.out").read_text())
     check_move(state, move)
     assert engine_solve(apply_move(state, move))[0] == LOSS
+    return run.stderr
 
 
 @pytest.mark.parametrize("board", [LATE_GROUP3, LATE_GROUP3_14, LATE_GROUP3_22], ids=["2-live", "14-live", "22-live"])
@@ -574,12 +576,7 @@ def test_strong_refutes_the_model_by_rounds(champion, tmp_path):
     """The model's win is checked by the rounds on the opponent's replies, which refute it; the
     bot then finds the real win (after the tree, by 0.71 s of the move in 24 runs of 24 with four
     moves to a core; the bot before played the model's move at 0.46 s)."""
-    _strong_wins(champion, tmp_path / "strong", MODEL_REFUTED, "exact win")
-    # (the model's first claim was refuted, not run out of time: again, without the memory of the first move)
-    again = tmp_path / "again"
-    again.mkdir()
-    (again / "game.in").write_text((tmp_path / "strong" / "game.in").read_text())
-    run = subprocess.run([str(champion)], cwd=again, capture_output=True, text=True, timeout=10, check=True,
-                         env={**os.environ, "STRONG_VERBOSE": "1"})
-    claims = [line for line in run.stderr.splitlines() if line.startswith("model: a win")]
-    assert claims and "replies: refuted" in claims[0], run.stderr
+    report = _strong_wins(champion, tmp_path / "strong", MODEL_REFUTED, "exact win")
+    # (the model's first claim was refuted, not run out of time)
+    claims = [line for line in report.splitlines() if line.startswith("model: a win")]
+    assert claims and "replies: refuted" in claims[0], report
