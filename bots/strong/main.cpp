@@ -1416,6 +1416,9 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
 // depth-first look did not in the time the move gave it; README, section 14).  What the rounds
 // prove of the opponent's moves is not kept in `refuted` and `drawn`, which hold our root's.
 static int REPLY_ROUNDS = 1;  // (0: depth first, as before section 14; for the benchmarks)
+// A model win the look did not settle in its share: the look goes on until REPLY_MORE seconds before
+// the deadline (0: played at once, the rest of the move unused, as before section 15).
+static double REPLY_MORE = 0.15;
 static int replyValue(const Pos& child, double deadline) {
     if (!REPLY_ROUNDS) {
         int v = 2;
@@ -1884,10 +1887,24 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
                 if (v != LOSS) continue;
                 double t = cpu();
                 int reply = replyValue(child, t + 0.4 * (modelEnd - t));
+                bool late = false;
+                if (reply == 2 && REPLY_MORE > 0 && cpu() < DEADLINE - REPLY_MORE) {
+                    // Not settled: the move would be played now and the rest of it go unused.  The look
+                    // goes on (over the table it filled) until the last REPLY_MORE seconds, which are
+                    // left to the tree if it refutes the move.
+                    budget.deadline = DEADLINE - REPLY_MORE;
+                    reply = replyValue(child, DEADLINE - REPLY_MORE);
+                    late = true;
+                }
                 budget.deadline = modelEnd;
-                if (verbose) fprintf(stderr, "model: a win, the exact search on the replies: %s, cpu %.3f\n",
-                                     reply == 2 ? "not settled" : reply == LOSS ? "proven" : "refuted", cpu());
+                if (verbose) fprintf(stderr, "model: a win, the exact search on the replies: %s%s, cpu %.3f\n",
+                                     reply == 2 ? "not settled" : reply == LOSS ? "proven" : "refuted",
+                                     late ? " (looked until the tree's last seconds)" : "", cpu());
                 if (reply == LOSS) { maskCells(c.region, region, b.S); return "exact win, the model's"; }
+                if (reply != 2 && late) {  // (the tree, left the last seconds, keeps away from it)
+                    (reply == WIN ? refuted : drawn).insert(HASH(c.region));
+                    break;
+                }
                 if (reply != 2) continue;
                 maskCells(c.region, region, b.S);
                 return "model win";
@@ -1968,6 +1985,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_MODEL_STEPS")) MODEL_STEPS = atol(d);
     if (const char* d = getenv("STRONG_TREE_EXACT")) TREE_EXACT = atoi(d);
     if (const char* d = getenv("STRONG_REPLY_ROUNDS")) REPLY_ROUNDS = atoi(d);
+    if (const char* d = getenv("STRONG_REPLY_MORE")) REPLY_MORE = atof(d);
     if (argc >= 3 && string(argv[1]) == "--solve") return solveMode(atof(argv[2]));
     if (argc >= 4 && string(argv[1]) == "--grundy-check") return grundyCheckMode(atol(argv[2]), atol(argv[3]));
     bool verbose = getenv("STRONG_VERBOSE") != nullptr;
