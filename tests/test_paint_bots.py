@@ -492,6 +492,18 @@ B B B 14 # # 14 # 11 B B B B # # # # # 12 B # # # # # # # # # #
 """
 
 
+def _strong_move(champion: Path, folder: Path, state, **knobs: str) -> tuple[object, str]:
+    """One move of the champion, with main.cpp's knobs `knobs`, in a new `folder`: (its legal
+    move, its report (STRONG_VERBOSE))."""
+    folder.mkdir()
+    (folder / "game.in").write_text(REFEREE.render(state, state.seat)["game.in"])
+    run = subprocess.run([str(champion)], cwd=folder, capture_output=True, text=True, timeout=10, check=True,
+                         env={**os.environ, "STRONG_VERBOSE": "1", **knobs})
+    move = parse_move((folder / "game.out").read_text())
+    check_move(state, move)
+    return move, run.stderr
+
+
 def _strong_wins(champion: Path, folder: Path, board: str, how: str | tuple[str, ...], **knobs: str) -> str:
     """The champion, with main.cpp's knobs `knobs`, says `how` it chose (a prefix, or one of
     several) and plays a win; returns its report (STRONG_VERBOSE)."""
@@ -499,15 +511,10 @@ def _strong_wins(champion: Path, folder: Path, board: str, how: str | tuple[str,
     if engine_lines(state, 10) is None:
         pytest.skip("no C++ engine")
     assert engine_solve(state)[0] == WIN
-    folder.mkdir()
-    (folder / "game.in").write_text(REFEREE.render(state, state.seat)["game.in"])
-    run = subprocess.run([str(champion)], cwd=folder, capture_output=True, text=True, timeout=10, check=True,
-                         env={**os.environ, "STRONG_VERBOSE": "1", **knobs})
-    assert run.stderr.strip().splitlines()[-1].startswith(how), run.stderr
-    move = parse_move((folder / "game.out").read_text())
-    check_move(state, move)
+    move, report = _strong_move(champion, folder, state, **knobs)
+    assert report.strip().splitlines()[-1].startswith(how), report
     assert engine_solve(apply_move(state, move))[0] == LOSS
-    return run.stderr
+    return report
 
 
 @pytest.mark.parametrize("board", [LATE_GROUP3, LATE_GROUP3_14, LATE_GROUP3_22], ids=["2-live", "14-live", "22-live"])
@@ -605,20 +612,16 @@ def test_strong_looks_on_at_a_model_win_it_has_not_settled(champion, tmp_path):
     the look goes on until 0.15 s before the end of the move (alone on a core it then refutes this
     one by 0.60 s; with four moves to a core it does not by 0.65 s, and the model's move is played
     as before, later).  With STRONG_REPLY_MORE=0 the move is played at about 0.45 s."""
-    state = parse_board(MODEL_UNSETTLED)
-    (tmp_path / "game.in").write_text(REFEREE.render(state, state.seat)["game.in"])
-    run = subprocess.run([str(champion)], cwd=tmp_path, capture_output=True, text=True, timeout=10, check=True,
-                         env={**os.environ, "STRONG_VERBOSE": "1"})
-    check_move(state, parse_move((tmp_path / "game.out").read_text()))
-    lines = run.stderr.strip().splitlines()
+    _, report = _strong_move(champion, tmp_path / "strong", parse_board(MODEL_UNSETTLED))
+    lines = report.strip().splitlines()
     claims = [line for line in lines if line.startswith("model: a win")]
-    assert claims, run.stderr
+    assert claims, report
 
     def cpu(line: str) -> float:
         return float(line.rsplit(" ", 1)[1])
 
     # a claim left unsettled while the move had time left was looked at until its last seconds
     assert all("looked until the tree's last seconds" in line or cpu(line) >= 0.6
-               for line in claims if "not settled" in line), run.stderr
+               for line in claims if "not settled" in line), report
     if lines[-1].startswith("model win"):  # (played unsettled: only once the look had had the time)
-        assert cpu(lines[-1]) >= 0.6, run.stderr
+        assert cpu(lines[-1]) >= 0.6, report
