@@ -5,6 +5,7 @@ shipped group1 values, and the command's output and exit status."""
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import time
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from generator.paint import generate_board
 from players.paint import (
     DRAW,
     LOSS,
@@ -265,6 +267,33 @@ def test_engine_agrees_with_the_python_solver_on_bigger_boards(needs_engine):
             check_move(state, move)
             assert -Solver().value(position(apply_move(state, move))) == value
         compared += 1
+
+
+def test_engine_killer_moves_shorten_the_search_and_change_no_answer(needs_engine):
+    """The engine tries the moves that last won at each depth first (bots/strong/README.md,
+    section 16): on this 10x10 board (a win for the player to move) it needs a quarter of the
+    steps it needs without them (``STRONG_KILLERS=0``), for the same value, and the move it
+    prints wins.  Steps, not seconds: the count does not depend on the machine."""
+    state = generate_board(10, 2, 2, 6, 21)
+
+    def solve(killers: str | None) -> tuple[str, int, str]:
+        env = {k: v for k, v in os.environ.items() if k != "STRONG_KILLERS"}
+        if killers is not None:
+            env["STRONG_KILLERS"] = killers
+        run = subprocess.run([str(engine()), "--solve", "30"], input=board_text(state), capture_output=True,
+                             text=True, check=True, env=env)
+        lines = run.stdout.splitlines()
+        steps = next(int(line.split()[1]) for line in lines if line.startswith("searched"))
+        start = lines.index("game.out:") + 1
+        return lines[0], steps, "\n".join(lines[start:start + int(lines[start]) + 1])
+
+    value, steps, move = solve(None)
+    plain_value, plain_steps, _ = solve("0")
+    assert value == plain_value == "value: win (for the player to move)"
+    assert steps * 2 < plain_steps, (steps, plain_steps)
+    after = apply_move(state, parse_move(move))
+    lines = engine_lines(after, 30)
+    assert lines is not None and lines[0] == "value: loss (for the player to move)"
 
 
 def test_engine_grundy_check_values_parts_as_the_python_solver_does(needs_engine):

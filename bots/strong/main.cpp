@@ -5,8 +5,9 @@
 // explains the search; in short:
 //
 //   1. exact search (bit-mask positions split into independent parts, valued
-//      by Sprague-Grundy once no draw is possible, win/draw/loss before), with
-//      part of the time: if it settles the position, a move of the best value;
+//      by Sprague-Grundy once no draw is possible, win/draw/loss before; the
+//      moves that last won at each depth tried first), with part of the time:
+//      if it settles the position, a move of the best value;
 //   2. else Monte Carlo tree search over a few candidate regions per number,
 //      random playouts, and the exact search settling small positions in the
 //      tree (a child proven lost for the opponent is played at once).
@@ -931,6 +932,46 @@ static int grundyOf(const Part& p, u64 pk) {
     return m;
 }
 
+// Killer moves: at each depth of the search, the last move that won there.  The game is the same
+// for both players and a winning reply is often winning again in the sibling positions (the
+// move it answered changed little around it): tried first wherever it is still legal.
+static int KILLERS = 8;
+static const int KILLER_DEPTHS = 128;
+static const int KILLER_SLOTS = 16;
+static Mask killer[KILLER_DEPTHS][KILLER_SLOTS];
+static bool killerSet[KILLER_DEPTHS][KILLER_SLOTS];
+static int depth = 0;
+struct Deeper {
+    int d;
+    Deeper() : d(depth++) {}
+    ~Deeper() { --depth; }
+};
+// Is killer s at depth d a legal move of a number of parts[0..n)? (i, k: which)
+static bool killerFits(int d, int s, const Part* parts, int n, int& i, int& k) {
+    if (s >= KILLERS || !gExact || d >= KILLER_DEPTHS || !killerSet[d][s]) return false;
+    const Mask& r = killer[d][s];
+    for (i = 0; i < n; ++i)
+        for (k = 0; k < (int)parts[i].nums.size(); ++k) {
+            const Num& num = parts[i].nums[k];
+            if (!TEST(r, num.at)) continue;
+            Mask rest = r;
+            RESET(rest, num.at);
+            return COUNT(r) == num.v && !ANY(ANDNOT(rest, parts[i].empty));
+        }
+    return false;
+}
+static void killerWon(int d, const Mask& r) {
+    if (!KILLERS || !gExact || d >= KILLER_DEPTHS) return;
+    int s = 0;  // (r moves to the front; the others keep their order)
+    while (s < KILLERS - 1 && !(killerSet[d][s] && EQ(killer[d][s], r))) ++s;
+    for (; s > 0; --s) {
+        killer[d][s] = killer[d][s - 1];
+        killerSet[d][s] = killerSet[d][s - 1];
+    }
+    killer[d][0] = r;
+    killerSet[d][0] = true;
+}
+
 // Whether the player to move wins the parts plus a Nim heap (no draws).
 static bool wins(const vector<Part>& parts, int heap) {
     struct Big { const Part* p; u64 pk; };
@@ -954,16 +995,22 @@ static bool wins(const vector<Part>& parts, int heap) {
     if (lookup(key, f)) return f;
     long start = budget.nodes;
     budget.tick();
+    Deeper deeper;
     bool found = false;
     for (int smaller = 0; smaller < heap && !found; ++smaller)
         if (!wins(vector<Part>{p}, smaller)) found = true;
-    if (!found)
-        found = eachMove(&p, 1, gExact, [&](int, int k, const Mask& r) {
-            vector<Part> after;
-            bool dead = false;
-            afterPart(p, k, r, after, dead);
-            return !wins(after, heap);
-        });
+    auto wonBy = [&](int k, const Mask& r) {
+        vector<Part> after;
+        bool dead = false;
+        afterPart(p, k, r, after, dead);
+        if (wins(after, heap)) return false;
+        killerWon(deeper.d, r);
+        return true;
+    };
+    int ki, kk;
+    for (int s = 0; s < KILLERS && !found; ++s)
+        if (killerFits(deeper.d, s, &p, 1, ki, kk)) found = wonBy(kk, Mask(killer[deeper.d][s]));
+    if (!found) found = eachMove(&p, 1, gExact, [&](int, int k, const Mask& r) { return wonBy(k, r); });
     if (!found) store(tkey(pk, TAG_GRUNDY), heap, budget.nodes - start);
     store(key, found, budget.nodes - start);
     return found;
@@ -986,11 +1033,18 @@ static int valueOf(const Pos& pos) {
     if (lookup(key, found)) return found;
     long start = budget.nodes;
     budget.tick();
+    Deeper deeper;
     found = LOSS;
-    eachMove(pos.parts.data(), pos.parts.size(), gExact, [&](int i, int k, const Mask& r) {
+    auto tryMove = [&](int i, int k, const Mask& r) {
         found = max(found, -valueOf(afterMove(pos, i, k, r)));
+        if (found == WIN) killerWon(deeper.d, r);
         return found == WIN;
-    });
+    };
+    int ki, kk;
+    bool won = false;
+    for (int s = 0; s < KILLERS && !won; ++s)
+        if (killerFits(deeper.d, s, pos.parts.data(), pos.parts.size(), ki, kk)) won = tryMove(ki, kk, Mask(killer[deeper.d][s]));
+    if (!won) eachMove(pos.parts.data(), pos.parts.size(), gExact, tryMove);
     store(key, found, budget.nodes - start);
     return found;
 }
@@ -1986,6 +2040,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_TREE_EXACT")) TREE_EXACT = atoi(d);
     if (const char* d = getenv("STRONG_REPLY_ROUNDS")) REPLY_ROUNDS = atoi(d);
     if (const char* d = getenv("STRONG_REPLY_MORE")) REPLY_MORE = atof(d);
+    if (const char* d = getenv("STRONG_KILLERS")) KILLERS = max(0, min(KILLER_SLOTS, atoi(d)));
     if (argc >= 3 && string(argv[1]) == "--solve") return solveMode(atof(argv[2]));
     if (argc >= 4 && string(argv[1]) == "--grundy-check") return grundyCheckMode(atol(argv[2]), atol(argv[3]));
     bool verbose = getenv("STRONG_VERBOSE") != nullptr;
