@@ -271,9 +271,9 @@ def test_engine_agrees_with_the_python_solver_on_bigger_boards(needs_engine):
 
 def test_engine_killer_moves_shorten_the_search_and_change_no_answer(needs_engine):
     """The engine tries the moves that last won at each depth first (bots/strong/README.md,
-    section 16): on this 10x10 board (a win for the player to move) it needs a quarter of the
-    steps it needs without them (``STRONG_KILLERS=0``), for the same value, and the move it
-    prints wins.  Steps, not seconds: the count does not depend on the machine."""
+    section 16): on this 10x10 board (a win for the player to move) it needs about a quarter of
+    the steps it needs without them (``STRONG_KILLERS=0``; asked here: under half), for the same
+    value, and the move it prints wins.  Steps, not seconds: the count does not depend on the machine."""
     state = generate_board(10, 2, 2, 6, 21)
 
     def solve(killers: str | None) -> tuple[str, int, str]:

@@ -932,9 +932,10 @@ static int grundyOf(const Part& p, u64 pk) {
     return m;
 }
 
-// Killer moves: at each depth of the search, the last move that won there.  The game is the same
-// for both players and a winning reply is often winning again in the sibling positions (the
-// move it answered changed little around it): tried first wherever it is still legal.
+// Killer moves: at each depth of the search, the last KILLERS moves that won there, the latest
+// first.  The game is the same for both players and a winning reply is often winning again in the
+// sibling positions (the move it answered changed little around it): they are tried before the
+// position's own moves wherever they are still legal (README, section 16).
 static int KILLERS = 8;
 static const int KILLER_DEPTHS = 128;
 static const int KILLER_SLOTS = 16;
