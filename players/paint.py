@@ -862,9 +862,11 @@ def engine(source: bytes | None = None) -> Path | None:
     return binary
 
 
-def engine_lines(state: PaintState, max_seconds: float, binary: Path | None = None) -> list[str] | None:
+def engine_lines(state: PaintState, max_seconds: float, binary: Path | None = None,
+                 env: dict[str, str] | None = None) -> list[str] | None:
     """``solve_lines`` by the C++ engine (or by ``binary``, another build of it: benchmarks compare
-    versions), or None when it cannot answer (no engine, a board over ``ENGINE_MAX_N``, or it
+    versions; ``env``: the environment it runs in, such as a ``STRONG_...`` setting, where tests
+    compare settings), or None when it cannot answer (no engine, a board over ``ENGINE_MAX_N``, or it
     failed): the Python solver answers then."""
     if state.n > ENGINE_MAX_N:
         return None
@@ -873,7 +875,7 @@ def engine_lines(state: PaintState, max_seconds: float, binary: Path | None = No
         return None
     try:
         run = subprocess.run([str(binary), "--solve", f"{max_seconds:g}"], input=board_text(state),
-                             capture_output=True, text=True, check=False, timeout=3 * max_seconds + 30)
+                             capture_output=True, text=True, check=False, timeout=3 * max_seconds + 30, env=env)
     except (OSError, subprocess.TimeoutExpired):
         return None
     lines = run.stdout.splitlines()

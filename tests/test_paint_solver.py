@@ -219,6 +219,26 @@ def engine_solve(state: PaintState, seconds: float = 20.0) -> tuple[int | None, 
     """(value or None when unknown, best move) as the C++ engine prints them."""
     lines = engine_lines(state, seconds)
     assert lines is not None, "the C++ engine did not answer"
+    return read_engine(lines)
+
+
+def engine_steps(state: PaintState, seconds: float, **settings: str | None) -> tuple[int | None, PaintMove | None, int]:
+    """(value, best move, search steps) as the C++ engine prints them, with settings such as
+    ``STRONG_KILLERS="0"`` in its environment (None: the setting removed, the engine as shipped).
+    Steps, not seconds: the count does not depend on the machine."""
+    env = dict(os.environ)
+    for name, value in settings.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    lines = engine_lines(state, seconds, env=env)
+    assert lines is not None, "the C++ engine did not answer"
+    return *read_engine(lines), next(int(line.split()[1]) for line in lines if line.startswith("searched"))
+
+
+def read_engine(lines: list[str]) -> tuple[int | None, PaintMove | None]:
+    """(value or None when unknown, best move) from the lines of ``arena solve``."""
     word = lines[0].split()[1]
     if word == "unknown":
         return None, None
@@ -275,25 +295,11 @@ def test_engine_killer_moves_shorten_the_search_and_change_no_answer(needs_engin
     the steps it needs without them (``STRONG_KILLERS=0``; asked here: under half), for the same
     value, and the move it prints wins.  Steps, not seconds: the count does not depend on the machine."""
     state = generate_board(10, 2, 2, 6, 21)
-
-    def solve(killers: str | None) -> tuple[str, int, str]:
-        env = {k: v for k, v in os.environ.items() if k != "STRONG_KILLERS"}
-        if killers is not None:
-            env["STRONG_KILLERS"] = killers
-        run = subprocess.run([str(engine()), "--solve", "30"], input=board_text(state), capture_output=True,
-                             text=True, check=True, env=env)
-        lines = run.stdout.splitlines()
-        steps = next(int(line.split()[1]) for line in lines if line.startswith("searched"))
-        start = lines.index("game.out:") + 1
-        return lines[0], steps, "\n".join(lines[start:start + int(lines[start]) + 1])
-
-    value, steps, move = solve(None)
-    plain_value, plain_steps, _ = solve("0")
-    assert value == plain_value == "value: win (for the player to move)"
+    value, move, steps = engine_steps(state, 30, STRONG_KILLERS=None)
+    plain_value, _, plain_steps = engine_steps(state, 30, STRONG_KILLERS="0")
+    assert value == plain_value == WIN
     assert steps * 2 < plain_steps, (steps, plain_steps)
-    after = apply_move(state, parse_move(move))
-    lines = engine_lines(after, 30)
-    assert lines is not None and lines[0] == "value: loss (for the player to move)"
+    assert engine_solve(apply_move(state, move), 30)[0] == LOSS
 
 
 def test_engine_grundy_check_values_parts_as_the_python_solver_does(needs_engine):

@@ -1362,6 +1362,7 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
 // positions the solver settles as won in 0.15-4 s: 18 thrown against 28 depth first.
 static unordered_set<u64> refuted, drawn;
 static long ROUND_STEPS = 2000, ROUND_WIDTH = 8, ROUND_ENUM = 16, roundsSteps = 0;
+static int ENUM_REACH = 1;  // (0: every round enumerates whether it can reach the effects or not, as before section 17)
 static double ROUND_DECAY = 1;
 // Up to this many live numbers a move's rounds have decay 2 from the start (README, section 13:
 // four won 10x10 positions of 11 to 15 live numbers that the solver wins in 0.1-0.3 s, thrown
@@ -1386,8 +1387,9 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
     // The first round tries the ranked candidates alone; every other effect joins them from the
     // second round on (a win among the candidates needs no enumeration, which late in a group 3
     // game can take longer than the move).  Each number's effects are enumerated within
-    // ROUND_ENUM times the round's first share of steps, again in each round, four times longer,
-    // until the enumeration ends: the effects met before the limit join the round all the same.
+    // ROUND_ENUM times the round's first share of steps, again in each round that can reach them
+    // (below), four times longer, until the enumeration ends: the effects met before the limit
+    // join the round all the same.
     // A 13 whose effects take more than the move (a group 3 game, 8 live numbers) no longer
     // stops the rounds before they have searched the 15 beside it, whose 50 000 effects hold the
     // win.  An enumeration that meets HELD_MAX (or leaves the rounds holding half of it) is not
@@ -1399,9 +1401,28 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
         for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) numbers.push_back({i, k, false, false});
     // (a move whose share is under 10 steps waits for a later round, as do all after it)
     for (long r = 0, top = ROUND_STEPS;; ++r, top *= 4) {
+        auto share = [&](size_t j) { return (long)(top / pow(1.0 + (double)j / ROUND_WIDTH, ROUND_DECAY)); };
+        // The round stops at the first unsettled move whose share is under 10 steps; the effects
+        // an enumeration adds go after the last move, so once an unsettled move lies past `reach`
+        // they would not be searched in this round and their enumeration waits for a later one
+        // (the enumeration-cut position: with decay 2 a round reaches fewer than 2 000 moves,
+        // and enumerating 100 000 effects it could not reach took 0.25 s of the 0.68 s).
+        size_t reach = SIZE_MAX;  // the first move whose share is under 10 steps (none with decay 0)
+        double estimate = ROUND_DECAY > 0 ? ROUND_WIDTH * (pow(top / 10.0, 1.0 / ROUND_DECAY) - 1) : 1e300;
+        if (estimate < 1e15) {
+            reach = (size_t)max(0.0, estimate);
+            while (reach > 0 && share(reach - 1) < 10) --reach;
+            while (share(reach) >= 10) ++reach;
+        }
+        bool beyond = false;  // an unsettled move at or past `reach`: the round ends before the list does
+        for (size_t j = reach; ENUM_REACH && j < kids.size() && !beyond; ++j) beyond = !kids[j].settled;
         bool enumerating = r == 0;  // (the first round is never the last)
         for (auto& e : numbers) {
             if (r == 0 || e.done || e.stuck) continue;
+            if (beyond) {  // (not done: the rounds go on until it is)
+                enumerating = true;
+                continue;
+            }
             if (held >= HELD_MAX / 2) {  // (room for the search's own moves: none left for more effects)
                 e.stuck = true;
                 continue;
@@ -1426,6 +1447,7 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
                     ++hold.n;
                 }
             }
+            beyond = ENUM_REACH && kids.size() > reach;
         }
         roundsKids = kids.size();
         roundsSteps = top;
@@ -2031,6 +2053,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_ROUND_WIDTH")) ROUND_WIDTH = atol(d);
     if (const char* d = getenv("STRONG_ROUND_ENUM")) ROUND_ENUM = atol(d);
     if (const char* d = getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = atof(d);
+    if (const char* d = getenv("STRONG_ENUM_REACH")) ENUM_REACH = atoi(d);
     if (const char* d = getenv("STRONG_NARROW_LIVE")) NARROW_LIVE = atoi(d);
     if (const char* d = getenv("STRONG_EXACT_SMALL")) EXACT_SMALL_SHARE = atof(d);
     if (const char* d = getenv("STRONG_EXACT_SURE")) EXACT_SURE = atoi(d);
