@@ -820,18 +820,19 @@ template <class F> static bool candidateMoves(const Tracked& tr, HashSet& seen, 
 
 // The moves of number k to consider, one per distinct effect on the others: candidates
 // first, then (exact) every other effect.
-static void movesOf(const Part& p, int k, bool exact, vector<Mask>& out) {
+// (At most `most` of them: then false, else true.)
+static bool movesOf(const Part& p, int k, bool exact, vector<Mask>& out, size_t most = SIZE_MAX) {
     Tracked tr(p, k);
     HashSet seen;
     candidateMoves(tr, seen, [&](const Mask& r) {
         out.push_back(r);
         return false;
     });
-    if (!exact) return;
-    allRegions(tr, seen, [&](const Mask& r) {
+    if (!exact) return true;
+    return !allRegions(tr, seen, [&](const Mask& r) {
         if (held + out.size() >= HELD_MAX) throw TooBig();
         out.push_back(r);
-        return false;
+        return out.size() >= most;
     });
 }
 
@@ -1363,6 +1364,7 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
 static unordered_set<u64> refuted, drawn;
 static long ROUND_STEPS = 2000, ROUND_WIDTH = 8, ROUND_ENUM = 16, roundsSteps = 0;
 static int ENUM_REACH = 1;  // (0: every round enumerates whether it can reach the effects or not, as before section 17)
+static int ENUM_TURNS = 1;  // (0: each number's effects after those of the numbers before it, as before section 18)
 static double ROUND_DECAY = 1;
 // Up to this many live numbers a move's rounds have decay 2 from the start (README, section 13:
 // four won 10x10 positions of 11 to 15 live numbers that the solver wins in 0.1-0.3 s, thrown
@@ -1395,10 +1397,20 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
     // win.  An enumeration that meets HELD_MAX (or leaves the rounds holding half of it) is not
     // tried again; the position is then never proven lost or drawn by the rounds (they throw
     // TooBig once nothing else is left to do).
-    struct Effects { int i, k; bool done, stuck; };
+    // With ENUM_TURNS, a round's room (the moves it can reach, less those listed) is shared
+    // among the numbers not yet enumerated, at least 16 new effects each, and their new effects
+    // join the list one of each number in turn: each number's first effects come early, where
+    // they were behind every effect of the numbers before it (a group 2 position of 14 live
+    // numbers: a win among the first effects of the tenth number, reached in round 1 instead of
+    // round 4; README, section 18).  An enumeration cut at its share starts again in a later
+    // round, its effects met before skipped (`seen`).
+    struct Effects { int i, k; bool done, stuck; size_t got = 0; };  // got: what movesOf gave last
     vector<Effects> numbers;
     for (int i = 0; i < (int)pos.parts.size(); ++i)
-        for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) numbers.push_back({i, k, false, false});
+        for (int k = 0; k < (int)pos.parts[i].nums.size(); ++k) {
+            numbers.push_back({i, k, false, false});
+            for (auto& c : kids) numbers.back().got += c.i == i && c.k == k;  // (its candidates, given first)
+        }
     // (a move whose share is under 10 steps waits for a later round, as do all after it)
     for (long r = 0, top = ROUND_STEPS;; ++r, top *= 4) {
         auto share = [&](size_t j) { return (long)(top / pow(1.0 + (double)j / ROUND_WIDTH, ROUND_DECAY)); };
@@ -1417,6 +1429,9 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
         bool beyond = false;  // an unsettled move at or past `reach`: the round ends before the list does
         for (size_t j = reach; ENUM_REACH && j < kids.size() && !beyond; ++j) beyond = !kids[j].settled;
         bool enumerating = r == 0;  // (the first round is never the last)
+        size_t waiting = 0;
+        for (auto& e : numbers) waiting += !(e.done || e.stuck);
+        vector<vector<Child>> turns;  // (ENUM_TURNS) the round's new effects, number by number
         for (auto& e : numbers) {
             if (r == 0 || e.done || e.stuck) continue;
             if (beyond) {  // (not done: the rounds go on until it is)
@@ -1429,8 +1444,16 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
             }
             vector<Mask> moves;
             long before = budget.nodes, cap = ROUND_ENUM * top;
-            e.done = within(cap, [&] { movesOf(pos.parts[e.i], e.k, gExact, moves); });
-            if (!e.done) {
+            size_t most = SIZE_MAX;
+            if (ENUM_TURNS && reach != SIZE_MAX)
+                most = e.got + max<size_t>(16, (reach > kids.size() ? reach - kids.size() : 0) / waiting);
+            bool whole = true;
+            e.done = within(cap, [&] { whole = movesOf(pos.parts[e.i], e.k, gExact, moves, most); });
+            e.got = max(e.got, moves.size());
+            if (e.done && !whole) {  // (its share met: the rest in a later round)
+                e.done = false;
+                enumerating = true;
+            } else if (!e.done) {
                 if (cpu() > budget.deadline) throw TooBig();
                 e.stuck = budget.nodes - before <= cap;  // (HELD_MAX or HASHED_MAX, not its steps)
                 enumerating |= !e.stuck;
@@ -1442,12 +1465,23 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
                     break;
                 }
                 if (seen.insert(HASH(m))) {
-                    kids.push_back({m, e.i, e.k, false, LOSS, 0});
+                    if (ENUM_TURNS) {
+                        if (turns.empty() || turns.back()[0].i != e.i || turns.back()[0].k != e.k) turns.emplace_back();
+                        turns.back().push_back({m, e.i, e.k, false, LOSS, 0});
+                    } else {
+                        kids.push_back({m, e.i, e.k, false, LOSS, 0});
+                    }
                     ++held;
                     ++hold.n;
                 }
             }
-            beyond = ENUM_REACH && kids.size() > reach;
+            // (in turns, each number's first effects come before the round's reach whatever the others')
+            beyond = ENUM_REACH && !ENUM_TURNS && kids.size() > reach;
+        }
+        for (size_t x = 0, any = 1; any; ++x) {  // one of each number in turn
+            any = 0;
+            for (auto& t : turns)
+                if (x < t.size()) { kids.push_back(t[x]); any = 1; }
         }
         roundsKids = kids.size();
         roundsSteps = top;
@@ -2054,6 +2088,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_ROUND_ENUM")) ROUND_ENUM = atol(d);
     if (const char* d = getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = atof(d);
     if (const char* d = getenv("STRONG_ENUM_REACH")) ENUM_REACH = atoi(d);
+    if (const char* d = getenv("STRONG_ENUM_TURNS")) ENUM_TURNS = atoi(d);
     if (const char* d = getenv("STRONG_NARROW_LIVE")) NARROW_LIVE = atoi(d);
     if (const char* d = getenv("STRONG_EXACT_SMALL")) EXACT_SMALL_SHARE = atof(d);
     if (const char* d = getenv("STRONG_EXACT_SURE")) EXACT_SURE = atoi(d);
