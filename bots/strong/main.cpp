@@ -820,7 +820,8 @@ template <class F> static bool candidateMoves(const Tracked& tr, HashSet& seen, 
 
 // The moves of number k to consider, one per distinct effect on the others: candidates
 // first, then (exact) every other effect.
-// (At most `most` of them: then false, else true.)
+// It stops once `out` has `most` moves (the candidates counted): false then, true when every
+// move was given.
 static bool movesOf(const Part& p, int k, bool exact, vector<Mask>& out, size_t most = SIZE_MAX) {
     Tracked tr(p, k);
     HashSet seen;
