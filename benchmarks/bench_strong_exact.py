@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from arena.sandbox import Limits, run_bot
 from generator.paint import generate_board
-from players.paint import solve_lines
+from players.paint import read_solve_lines, solve_lines
 from referees.paint import (
     PaintReferee,
     PaintState,
@@ -48,21 +48,13 @@ from referees.paint import (
 )
 
 REFEREE = PaintReferee()
-VALUES = {"win": 1, "draw": 0, "loss": -1}
 #: (n, centers, lowest number, highest number) of the boards positions come from.
 SHAPES = [(5, 1, 1, 5), (10, 2, 2, 6), (10, 3, 3, 8), (10, 1, 1, 9)]
 
 
 def solve(state: PaintState, seconds: float) -> tuple[int | None, str | None]:
     """(value or None when not settled, the best move's game.out text or None)."""
-    lines = solve_lines(REFEREE, state, seconds)
-    word = lines[0].split()[1]
-    if word == "unknown":
-        return None, None
-    if "game.out:" not in lines:
-        return VALUES[word], None
-    start = lines.index("game.out:") + 1
-    return VALUES[word], "\n".join(lines[start:start + int(lines[start]) + 1]) + "\n"
+    return read_solve_lines(solve_lines(REFEREE, state, seconds))
 
 
 def bot_move(binary: str, state: PaintState, folder: Path) -> tuple[str | None, float, str]:

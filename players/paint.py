@@ -915,5 +915,18 @@ def python_solve_lines(state: PaintState, max_seconds: float) -> list[str]:
     return lines
 
 
+def read_solve_lines(lines: list[str]) -> tuple[int | None, str | None]:
+    """What ``solve_lines`` says, read back (benchmarks and tests): the value (WIN, DRAW, LOSS;
+    None when unknown) and the best move's game.out text (None when it names none)."""
+    word = lines[0].split()[1]
+    if word == "unknown":
+        return None, None
+    value = next(v for v, name in VALUE_NAMES.items() if name == word)
+    if "game.out:" not in lines:
+        return value, None
+    start = lines.index("game.out:") + 1
+    return value, "\n".join(lines[start:start + int(lines[start]) + 1]) + "\n"
+
+
 def _part_sizes(pos: Position) -> str:
     return ", ".join(str(len(p.numbers)) for p in sorted(pos.parts, key=lambda p: -len(p.numbers)))

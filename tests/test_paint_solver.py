@@ -30,6 +30,7 @@ from players.paint import (
     engine_lines,
     grid,
     position,
+    read_solve_lines,
     regions,
     to_move,
 )
@@ -201,10 +202,9 @@ def test_arena_solve_prints_value_and_move(capsys):
     assert main(["solve", "paint", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("value: win")
-    k = int(lines[lines.index("game.out:") + 1])
-    move_text = "\n".join(lines[lines.index("game.out:") + 1:][:k + 1])
-    state = parse_board(path.read_text())
-    check_move(state, parse_move(move_text))
+    value, move = read_engine(lines)
+    assert value == WIN and move is not None
+    check_move(parse_board(path.read_text()), move)
 
 
 def test_arena_solve_says_when_a_position_is_too_big(capsys):
@@ -239,14 +239,8 @@ def engine_steps(state: PaintState, seconds: float, **settings: str | None) -> t
 
 def read_engine(lines: list[str]) -> tuple[int | None, PaintMove | None]:
     """(value or None when unknown, best move) from the lines of ``arena solve``."""
-    word = lines[0].split()[1]
-    if word == "unknown":
-        return None, None
-    value = {"win": WIN, "draw": DRAW, "loss": LOSS}[word]
-    if "game.out:" not in lines:
-        return value, None
-    start = lines.index("game.out:") + 1
-    return value, parse_move("\n".join(lines[start:start + int(lines[start]) + 1]))
+    value, text = read_solve_lines(lines)
+    return value, None if text is None else parse_move(text)
 
 
 @pytest.fixture

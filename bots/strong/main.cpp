@@ -1450,6 +1450,7 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
                 most = e.got + max<size_t>(16, (reach > kids.size() ? reach - kids.size() : 0) / waiting);
             bool whole = true;
             e.done = within(cap, [&] { whole = movesOf(pos.parts[e.i], e.k, gExact, moves, most); });
+            if (ENUM_TURNS) turns.emplace_back();  // (this number's new effects)
             e.got = max(e.got, moves.size());
             if (e.done && !whole) {  // (its share met: the rest in a later round)
                 e.done = false;
@@ -1467,7 +1468,6 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
                 }
                 if (seen.insert(HASH(m))) {
                     if (ENUM_TURNS) {
-                        if (turns.empty() || turns.back()[0].i != e.i || turns.back()[0].k != e.k) turns.emplace_back();
                         turns.back().push_back({m, e.i, e.k, false, LOSS, 0});
                     } else {
                         kids.push_back({m, e.i, e.k, false, LOSS, 0});
