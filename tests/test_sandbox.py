@@ -137,6 +137,25 @@ def test_nothing_is_left_running_after_a_move(sandbox):
     assert not psutil.pid_exists(inner)
 
 
+def test_closing_a_sandbox_signals_no_number_its_dead_supervisor_had(sandbox):
+    """The supervisor may die before its sandbox is closed (an OOM kill in the bot's group picks
+    the largest process, and a bot of many small ones makes that the supervisor).  Its pid is
+    then free, and on a machine with pid_max 32768 a forking bot next door hands it out again
+    within seconds: closing the sandbox must kill what the pid named when the sandbox started,
+    not what it names now.  Here the number is given to a process of the arena's own."""
+    stranger = subprocess.Popen(["sleep", "60"])
+    try:
+        with Session(sandbox, [], Limits(cpu=1.0)) as session:
+            assert session.run(["/usr/bin/true"], {"game.in": ""}).verdict == "no-output"
+            os.kill(session.inner, signal.SIGKILL)  # the supervisor dies
+            session.proc.wait(timeout=10)  # and bwrap, its parent, with it
+            session.inner = stranger.pid  # its number now names another process
+        assert stranger.poll() is None, "closing the sandbox killed a process that was not the sandbox's"
+    finally:
+        stranger.kill()
+        stranger.wait()
+
+
 @pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler")
 @pytest.mark.parametrize("include", [str(REPO / "README.md"), "/etc/passwd", "/dev/stdin"])
 def test_compiling_sees_only_the_bot_and_the_toolchain(tmp_path, include):

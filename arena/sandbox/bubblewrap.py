@@ -350,6 +350,26 @@ def _field(text: str, name: str) -> int:
     return 0
 
 
+def _pidfd(pid: int, parent: int) -> int | None:
+    """A pidfd of ``pid``, a child of ``parent`` (itself a child of this process, so its
+    pid is stable), or None if ``pid`` is no longer that child.  Checked after the pidfd is
+    opened, so the pidfd names the process ``children`` found, whatever the number names later.
+    -1 where the kernel has no pidfds."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return None
+    except OSError as exc:
+        if exc.errno != errno.ENOSYS:
+            raise
+        fd = -1  # Linux before 5.3 has no pidfd: the pid is signalled, as it was before
+    if pid not in children(parent):  # it died, and the number went to another process, in between
+        if fd >= 0:
+            os.close(fd)
+        return None
+    return fd
+
+
 def _kill(pid: int) -> None:
     try:
         os.kill(pid, signal.SIGKILL)
@@ -370,6 +390,7 @@ class Session:
         self.writable = tuple(writable)
         self.proc: subprocess.Popen | None = None
         self.inner: int | None = None  # the supervisor's pid, as the arena sees it
+        self.inner_fd = -1  # a pidfd of it, what closing signals (-1: none; Linux < 5.3 has none)
         self.cgroup: Cgroup | None = None
         self.events: tuple[int, int] | None = None  # the cgroup's events as the last move ended
         self.requests = self.replies = -1
@@ -421,6 +442,9 @@ class Session:
             self.close()
             raise SandboxError(f"the sandbox of {self.label} did not start: {stderr.strip() or 'no message'}")
         self.inner = next(iter(children(self.proc.pid)), None)
+        if self.inner is not None:
+            fd = _pidfd(self.inner, self.proc.pid)
+            self.inner, self.inner_fd = (None, -1) if fd is None else (self.inner, fd)
         if self.inner is None:
             self.close()
             raise SandboxError(f"the sandbox of {self.label} started, but its first process cannot be found")
@@ -435,18 +459,31 @@ class Session:
         if self.proc is None:  # never started, or its start failed: nothing runs as its uid
             self._release_uid()
             return
-        if self.inner is not None:
-            _kill(self.inner)  # PID 1 of the namespace: the kernel kills every process in it
+        # The supervisor is PID 1 of the namespace: the kernel kills every process in it.  It is
+        # signalled through its pidfd, not its pid: had it died already, its number may name
+        # another process by now.
+        if self.inner_fd >= 0:
+            try:
+                signal.pidfd_send_signal(self.inner_fd, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        elif self.inner is not None:
+            _kill(self.inner)
         try:
             self.proc.wait(timeout=2)  # bwrap reaps the supervisor, then exits
         except subprocess.TimeoutExpired:
-            _kill(self.proc.pid)
+            _kill(self.proc.pid)  # (safe: bwrap is this process's child, its pid is held until waited for)
             self.proc.wait()
         if self.inner is not None:
             try:  # orphaned by a killed bwrap, it may have been re-parented to this process
-                os.waitpid(self.inner, os.WNOHANG)
+                if self.inner_fd >= 0:
+                    os.waitid(os.P_PIDFD, self.inner_fd, os.WEXITED | os.WNOHANG)
+                else:
+                    os.waitpid(self.inner, os.WNOHANG)
             except ChildProcessError:
                 pass
+        if self.inner_fd >= 0:
+            os.close(self.inner_fd)
         for fd in (self.requests, self.replies):
             os.close(fd)
         self.proc.stdout.close()
@@ -454,7 +491,7 @@ class Session:
         if self.cgroup is not None:
             self.cgroup.destroy()
         self._release_uid()  # nothing of this uid runs any more: another sandbox may have it
-        self.proc, self.inner, self.cgroup, self.events = None, None, None, None
+        self.proc, self.inner, self.inner_fd, self.cgroup, self.events = None, None, -1, None, None
         self.command, self.left, self.empty_first = None, (0, 0), False
 
     def _release_uid(self) -> None:
