@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import psutil
@@ -154,6 +156,40 @@ def test_closing_a_sandbox_signals_no_number_its_dead_supervisor_had(sandbox):
     finally:
         stranger.kill()
         stranger.wait()
+
+
+def test_a_move_dies_with_the_arena_process_that_runs_it(sandbox):
+    """A worker killed in the middle of a move (SIGKILL: the arena's last resort, the OOM killer)
+    takes its sandbox with it: bwrap dies with its parent, and the supervisor with bwrap, as does
+    the bot, however long it meant to run.  (The supervisor's parent-death signal is one the kernel
+    clears when a process changes its uid, as the supervisor does when the arena runs as root.)"""
+    worker = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+        import sys
+        from arena.sandbox import Limits, Session, configure
+        session = Session(configure(), [], Limits(cpu=30.0, wall=600.0))
+        session.start()
+        print(session.inner, flush=True)
+        session.run(["/bin/sleep", "300"], {"game.in": ""})
+        """)], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    left: list[psutil.Process] = []
+    try:
+        supervisor = psutil.Process(int(worker.stdout.readline()))
+        for _ in range(200):  # the move starts
+            if left := [supervisor, *supervisor.children(recursive=True)][1:]:
+                break
+            time.sleep(0.05)
+        assert left, "the bot did not start"
+        left = [supervisor, *left]
+        worker.kill()
+        worker.wait()
+        _, alive = psutil.wait_procs(left, timeout=10)
+        assert not alive, f"still running 10 s after the arena's process died: {alive}"
+    finally:
+        worker.kill()
+        worker.wait()
+        for process in left:  # (psutil checks that each is still the process it was)
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.kill()
 
 
 @pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler")

@@ -47,6 +47,7 @@ import errno
 import json
 import os
 import resource
+import select
 import shutil
 import signal
 import stat
@@ -294,8 +295,44 @@ def _disk(home: str) -> dict:
             "files": [info.f_files - info.f_ffree for info in (mine, tmp)]}
 
 
-def play_move(request: dict, home: str) -> dict:
-    """One move: files in, bot run, everything killed, the answer out."""
+def _await_exit(pid: int, arena: int | None) -> None:
+    """Until the bot exits (left a zombie, for ``wait4``).  If the arena goes first (``arena``, the
+    requests pipe, hangs up: the arena's process died, even SIGKILLed), everything in the sandbox
+    is killed and this process exits: nothing else would stop a bot that sleeps.  bwrap dies with
+    the arena (``--die-with-parent``), but its parent-death signal does not reach this process:
+    the kernel clears it when this process changes its uid, and bwrap, root without CAP_KILL,
+    may not signal another uid's process anyway."""
+    try:
+        bot = os.pidfd_open(pid)
+    except OSError as exc:  # (Linux before 5.3: no pidfd; the bot is waited for alone)
+        if exc.errno != errno.ENOSYS or arena is None:
+            raise
+        bot = -1
+    if bot < 0 or arena is None:
+        while True:
+            try:
+                os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+                return
+            except InterruptedError:
+                continue
+    waiting = select.poll()
+    waiting.register(bot, select.POLLIN)  # readable once the bot has exited
+    waiting.register(arena, 0)  # (a hang-up is always reported; a request is not expected now)
+    try:
+        while True:
+            for fd, events in waiting.poll():
+                if fd == bot:
+                    return
+                if events & (select.POLLHUP | select.POLLERR):
+                    _reap_everything()
+                    os._exit(1)
+    finally:
+        os.close(bot)
+
+
+def play_move(request: dict, home: str, arena: int | None = None) -> dict:
+    """One move: files in, bot run, everything killed, the answer out (``arena``: the requests
+    pipe, watched for the arena's death while the bot runs)."""
     prepare_folder(home, request["files"], create=False)
     started = time.monotonic()
     if request.get("strict"):
@@ -307,12 +344,7 @@ def play_move(request: dict, home: str) -> dict:
         status, cpu, peak, waited = 127, 0.0, 0, 0.0
         ended = time.monotonic()
     else:
-        while True:
-            try:
-                os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
-                break
-            except InterruptedError:
-                continue
+        _await_exit(pid, arena)
         ended = time.monotonic()
         waited = run_delay(pid)  # read from its zombie, before it is reaped
         _, code, usage = os.wait4(pid, 0)
@@ -368,7 +400,7 @@ def main() -> None:
             if emptied["ipc"] or max(emptied["disk"]) > request["empty_first"]:
                 send(replies, {"reset_failed": emptied["disk"], "ipc": emptied["ipc"]})
                 continue
-        reply = play_move({**settings, **request}, home)
+        reply = play_move({**settings, **request}, home, requests)
         # The sandbox's cgroup counts this process too: the arena takes its CPU over the move
         # (emptying the sandbox first included; all but encoding and sending this answer) off the bot's.
         reply["own"] = time.process_time() - own
