@@ -192,6 +192,23 @@ def test_a_move_dies_with_the_arena_process_that_runs_it(sandbox):
                 process.kill()
 
 
+def test_a_sandbox_closed_before_its_supervisor_is_known_closes_at_once(sandbox):
+    """A stop (Ctrl-C, the arena's SIGTERM) can land in ``start`` after bwrap started and before the
+    supervisor's pid is read.  Closing then has no supervisor to kill, but it need not wait for
+    bwrap's timeout: the supervisor ends when the requests pipe closes, and bwrap after it."""
+    session = Session(sandbox, [], Limits(cpu=1.0))
+    session.start()
+    supervisor, pidfd = psutil.Process(session.inner), session.inner_fd
+    session.inner, session.inner_fd = None, -1  # as if the stop came before they were found
+    os.close(pidfd)
+    start = time.monotonic()
+    session.close()
+    took = time.monotonic() - start
+    _, alive = psutil.wait_procs([supervisor], timeout=5)
+    assert not alive, alive
+    assert took < 1.0, f"closing took {took:.2f} s"
+
+
 @pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler")
 @pytest.mark.parametrize("include", [str(REPO / "README.md"), "/etc/passwd", "/dev/stdin"])
 def test_compiling_sees_only_the_bot_and_the_toolchain(tmp_path, include):

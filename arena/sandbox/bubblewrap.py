@@ -416,6 +416,7 @@ class Session:
             self.uid, self.uid_lock = take_uid(self.sandbox.uid)
         config = json.dumps({"home": HOME, "uid": self.uid, "gid": self.uid,
                              "requests": requests_r, "replies": replies_w})
+        self.requests, self.replies = requests_w, replies_r  # (held here first: close finds them, whenever a stop comes)
         try:
             self.proc = _start_bwrap(
                 self.sandbox, bwrap_options(self.sandbox, self.programs, self.writable),
@@ -425,11 +426,11 @@ class Session:
             self._release_uid()  # nothing started
             os.close(requests_w)
             os.close(replies_r)
+            self.requests = self.replies = -1
             raise
         finally:
             os.close(requests_r)
             os.close(replies_w)
-        self.requests, self.replies = requests_w, replies_r
         self.pipes, self.outputs = select.poll(), select.poll()  # what a move waits on; what the bot printed
         for fd in (self.proc.stdout.fileno(), self.proc.stderr.fileno(), self.replies):
             os.set_blocking(fd, False)
@@ -457,6 +458,7 @@ class Session:
     def close(self) -> None:
         """Kill the whole sandbox and everything in it."""
         if self.proc is None:  # never started, or its start failed: nothing runs as its uid
+            self._close_pipes()
             self._release_uid()
             return
         # The supervisor is PID 1 of the namespace: the kernel kills every process in it.  It is
@@ -469,6 +471,9 @@ class Session:
                 pass
         elif self.inner is not None:
             _kill(self.inner)
+        # And the requests pipe closed: a supervisor not known yet (a stop that came in the middle of
+        # start) ends at its end of file, and bwrap with it, rather than after bwrap's timeout.
+        self._close_pipes(replies=False)
         try:
             self.proc.wait(timeout=2)  # bwrap reaps the supervisor, then exits
         except subprocess.TimeoutExpired:
@@ -484,8 +489,7 @@ class Session:
                 pass
         if self.inner_fd >= 0:
             os.close(self.inner_fd)
-        for fd in (self.requests, self.replies):
-            os.close(fd)
+        self._close_pipes()
         self.proc.stdout.close()
         self.proc.stderr.close()
         if self.cgroup is not None:
@@ -493,6 +497,14 @@ class Session:
         self._release_uid()  # nothing of this uid runs any more: another sandbox may have it
         self.proc, self.inner, self.inner_fd, self.cgroup, self.events = None, None, -1, None, None
         self.command, self.left, self.empty_first = None, (0, 0), False
+
+    def _close_pipes(self, replies: bool = True) -> None:
+        if self.requests >= 0:
+            os.close(self.requests)
+            self.requests = -1
+        if replies and self.replies >= 0:
+            os.close(self.replies)
+            self.replies = -1
 
     def _release_uid(self) -> None:
         if self.uid_lock is not None:
