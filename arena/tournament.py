@@ -378,9 +378,24 @@ def _stop_workers(workers: list[multiprocessing.process.BaseProcess]) -> None:
 
 def _serve(tournament: Tournament, todo: Todo, tasks: SimpleQueue, results: Connection) -> None:
     """A worker: play the games whose numbers come from ``tasks`` until None comes,
-    and send ("ok", record) or ("error", (exception, traceback)) for each."""
+    and send ("ok", record) or ("error", (exception, traceback)) for each.
+
+    The worker closes its copy of the queue's writing end (inherited at the fork; it never
+    writes): once the arena's process is gone, nothing holds one, and a worker waiting for a
+    game reads the end of the file and stops.  The parent-death SIGTERM alone was not enough: one
+    that lands just before the wait blocks is handled only when another signal interrupts it,
+    and a dead arena sends no other (seen: a worker and its three kept sandboxes still there
+    30 s after the arena was SIGKILLed)."""
+    tasks._writer.close()  # (SimpleQueue has no public way to close one end)
     worker_init()
-    while (number := tasks.get()) is not None:
+    while True:
+        try:
+            number = tasks.get()
+        except EOFError:  # the arena is gone (idle: no bot runs here)
+            close_kept()
+            os._exit(128 + signal.SIGTERM)
+        if number is None:
+            break
         spec, state = todo.schedule.game(number)
         try:
             record = play_in_worker(tournament.referee, spec, state, tournament.limits, tournament.sandbox)
