@@ -209,6 +209,49 @@ def test_a_sandbox_closed_before_its_supervisor_is_known_closes_at_once(sandbox)
     assert took < 1.0, f"closing took {took:.2f} s"
 
 
+def test_emptying_a_cgroup_signals_no_number_that_left_it(sandbox, monkeypatch):
+    """Removing a sandbox's cgroup kills what its list of processes names.  A process of the list
+    may die and its number go to another process between the read and the kill (pid_max 32768,
+    bots forking next door): that process is not the sandbox's and must live.  The interleaving is
+    forced here: the group's one process dies right after the list is read, and its number is
+    handed to a process outside the group (through ns_last_pid, so root only)."""
+    from arena.sandbox.bubblewrap import Cgroup
+
+    if not sandbox.cgroups or os.geteuid() != 0:
+        pytest.skip("needs cgroups and root (ns_last_pid)")
+    group = Cgroup(sandbox, f"arena-{os.getpid()}-race", 64 * 2**20, 10)
+    member = subprocess.Popen(["sleep", "60"])
+    group.add(member.pid)
+    outsider: list[subprocess.Popen] = []
+    read = Cgroup._read
+
+    def read_then_reuse(self, controller: str, name: str) -> str:
+        text = read(self, controller, name)
+        if name == "cgroup.procs" and not outsider and str(member.pid) in text.split():
+            member.kill()
+            member.wait()
+            for _ in range(100):
+                Path("/proc/sys/kernel/ns_last_pid").write_text(str(member.pid - 1))
+                process = subprocess.Popen(["sleep", "60"])
+                if process.pid == member.pid:
+                    outsider.append(process)
+                    break
+                process.kill()
+                process.wait()
+        return text
+
+    monkeypatch.setattr(Cgroup, "_read", read_then_reuse)
+    try:
+        group.destroy()
+        assert outsider, "the number could not be handed out again"
+        time.sleep(0.2)
+        assert outsider[0].poll() is None, "emptying the cgroup killed a process outside it"
+    finally:
+        for process in [member, *outsider]:
+            process.kill()
+            process.wait()
+
+
 @pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler")
 @pytest.mark.parametrize("include", [str(REPO / "README.md"), "/etc/passwd", "/dev/stdin"])
 def test_compiling_sees_only_the_bot_and_the_toolchain(tmp_path, include):

@@ -331,7 +331,7 @@ class Cgroup:
             while True:
                 try:
                     for pid in self._read(controller, "cgroup.procs").split():
-                        _kill(int(pid))
+                        self._kill_member(controller, int(pid))
                     os.rmdir(folder)
                     break
                 except FileNotFoundError:
@@ -340,6 +340,28 @@ class Cgroup:
                     if exc.errno != errno.EBUSY or time.monotonic() > deadline:
                         break
                     time.sleep(0.005)
+
+
+    def _kill_member(self, controller: str, pid: int) -> None:
+        """SIGKILL ``pid`` if it is in the group.  The number was read from the group's list, but
+        the process may have died and the number gone to another since: a pidfd pins the process
+        the number names now, and the list is read again before it is signalled."""
+        try:
+            fd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            return
+        except OSError as exc:
+            if exc.errno != errno.ENOSYS:
+                raise
+            _kill(pid)  # Linux before 5.3 has no pidfd
+            return
+        try:
+            if str(pid) in self._read(controller, "cgroup.procs").split():
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        finally:
+            os.close(fd)
 
 
 def _field(text: str, name: str) -> int:
@@ -368,6 +390,13 @@ def _pidfd(pid: int, parent: int) -> int | None:
             os.close(fd)
         return None
     return fd
+
+
+def _exited(pidfd: int) -> bool:
+    """Whether the process of a pidfd has exited (the pidfd is readable then)."""
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    return bool(poller.poll(0))
 
 
 def _kill(pid: int) -> None:
@@ -454,6 +483,10 @@ class Session:
             name = f"arena-{os.getpid()}-{self.proc.pid}"
             self.cgroup = Cgroup(self.sandbox, name, memory, self.limits.processes + 1)
             self.cgroup.add(self.inner)
+            if self.inner_fd >= 0 and _exited(self.inner_fd):
+                # it had exited: the number written may have named another process by then
+                self.close()
+                raise SandboxError(f"the sandbox of {self.label} ended as it started")
 
     def close(self) -> None:
         """Kill the whole sandbox and everything in it."""
