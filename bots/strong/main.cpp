@@ -976,6 +976,11 @@ static void killerWon(int d, const Mask& r) {
 }
 
 // Whether the player to move wins the parts plus a Nim heap (no draws).
+// HEAP_LATE: when the heap is made smaller.  A smaller heap is a whole search of the part (the one
+// that wins is a proof that every move of the part fails); a move of the part is one position.
+// 2: after the killer moves and the part's candidates, 1: after the killer moves, 0: first (as
+// before 2026-11-27; README, section 20).
+static int HEAP_LATE = 2;
 static bool wins(const vector<Part>& parts, int heap) {
     struct Big { const Part* p; u64 pk; };
     vector<Big> big;
@@ -1000,8 +1005,6 @@ static bool wins(const vector<Part>& parts, int heap) {
     budget.tick();
     Deeper deeper;
     bool found = false;
-    for (int smaller = 0; smaller < heap && !found; ++smaller)
-        if (!wins(vector<Part>{p}, smaller)) found = true;
     auto wonBy = [&](int k, const Mask& r) {
         vector<Part> after;
         bool dead = false;
@@ -1010,9 +1013,17 @@ static bool wins(const vector<Part>& parts, int heap) {
         killerWon(deeper.d, r);
         return true;
     };
+    auto smallerHeap = [&]() {
+        for (int smaller = 0; smaller < heap && !found; ++smaller)
+            if (!wins(vector<Part>{p}, smaller)) found = true;
+    };
     int ki, kk;
+    if (HEAP_LATE == 0) smallerHeap();
     for (int s = 0; s < KILLERS && !found; ++s)
         if (killerFits(deeper.d, s, &p, 1, ki, kk)) found = wonBy(kk, Mask(killer[deeper.d][s]));
+    if (HEAP_LATE == 2 && heap && !found && gExact)  // (the candidates only; the model has no others)
+        found = eachMove(&p, 1, false, [&](int, int k, const Mask& r) { return wonBy(k, r); });
+    if (HEAP_LATE) smallerHeap();
     if (!found) found = eachMove(&p, 1, gExact, [&](int, int k, const Mask& r) { return wonBy(k, r); });
     if (!found) store(tkey(pk, TAG_GRUNDY), heap, budget.nodes - start);
     store(key, found, budget.nodes - start);
@@ -2100,6 +2111,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_TREE_EXACT")) TREE_EXACT = atoi(d);
     if (const char* d = getenv("STRONG_REPLY_ROUNDS")) REPLY_ROUNDS = atoi(d);
     if (const char* d = getenv("STRONG_REPLY_MORE")) REPLY_MORE = atof(d);
+    if (const char* d = getenv("STRONG_HEAP_LATE")) HEAP_LATE = atoi(d);
     if (const char* d = getenv("STRONG_KILLERS")) KILLERS = max(0, min(KILLER_SLOTS, atoi(d)));
     if (argc >= 3 && string(argv[1]) == "--solve") return solveMode(atof(argv[2]));
     if (argc >= 4 && string(argv[1]) == "--grundy-check") return grundyCheckMode(atol(argv[2]), atol(argv[3]));
