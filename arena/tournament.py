@@ -428,8 +428,9 @@ def worker_init() -> None:
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except OSError:
         pass  # not Linux: the worker ends when the pool's pipe closes
-    if os.getppid() == 1:  # the arena died before prctl took effect
-        _stop(signal.SIGTERM, None)
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:  # the arena died before prctl took effect
+        _stop(signal.SIGTERM, None)  # (adopted by init, or by a subreaper: not always pid 1)
 
 
 class _Stopped(BaseException):

@@ -205,11 +205,12 @@ def keyctl_call() -> int | None:
 
 def before_bwrap(keyctl: int | None):
     """What bwrap's process does before exec (only system calls: safe between fork and exec)."""
+    arena = os.getpid()  # (called in the arena's process, before the fork)
 
     def prepare() -> None:
         # be killed if the arena's process dies, even before bwrap's own --die-with-parent is in place
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() == 1:
+        if os.getppid() != arena:  # it died before that: adopted (by init, or by a subreaper)
             os._exit(1)
         # a new, empty, anonymous session keyring: the arena's own (a login's keys) is not the bot's to see
         if keyctl is not None and _syscall(keyctl, _KEYCTL_JOIN_SESSION_KEYRING, None) < 0:
