@@ -341,7 +341,6 @@ class Cgroup:
                         break
                     time.sleep(0.005)
 
-
     def _kill_member(self, controller: str, pid: int) -> None:
         """SIGKILL ``pid`` if it is in the group.  The number was read from the group's list, but
         the process may have died and the number gone to another since: a pidfd pins the process
@@ -439,10 +438,10 @@ class Session:
         self.close()
 
     def start(self) -> None:
-        requests_r, requests_w = os.pipe2(os.O_CLOEXEC)
-        replies_r, replies_w = os.pipe2(os.O_CLOEXEC)
         if self.sandbox.uid is not None and self.uid_lock is None:
             self.uid, self.uid_lock = take_uid(self.sandbox.uid)
+        requests_r, requests_w = os.pipe2(os.O_CLOEXEC)
+        replies_r, replies_w = os.pipe2(os.O_CLOEXEC)
         config = json.dumps({"home": HOME, "uid": self.uid, "gid": self.uid,
                              "requests": requests_r, "replies": replies_w})
         self.requests, self.replies = requests_w, replies_r  # (held here first: close finds them, whenever a stop comes)

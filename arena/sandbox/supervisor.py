@@ -323,7 +323,7 @@ def _await_exit(pid: int, arena: int | None) -> None:
             for fd, events in waiting.poll():
                 if fd == bot:
                     return
-                if events & (select.POLLHUP | select.POLLERR):
+                if events & (select.POLLHUP | select.POLLERR | select.POLLNVAL):
                     _reap_everything()
                     os._exit(1)
     finally:
