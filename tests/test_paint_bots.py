@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_paint_solver import brute_value, engine_solve, engine_steps, random_state
+from test_paint_solver import assert_the_knob_halves_the_steps, brute_value, engine_solve, random_state
 
 from generator.paint import generate_board
 from players.paint import (
@@ -375,11 +375,7 @@ def test_the_rounds_enumerate_only_what_they_can_reach():
     state = parse_board(ENUMERATION_CUT)
     if engine_lines(state, 10) is None:
         pytest.skip("no C++ engine")
-    value, move, steps = engine_steps(state, 30, STRONG_ENUM_REACH=None, STRONG_ENUM_TURNS="0")
-    before_value, _, before_steps = engine_steps(state, 30, STRONG_ENUM_REACH="0", STRONG_ENUM_TURNS="0")
-    assert value == before_value == WIN
-    assert steps * 2 < before_steps, (steps, before_steps)
-    assert engine_solve(apply_move(state, move))[0] == LOSS
+    assert_the_knob_halves_the_steps(state, "STRONG_ENUM_REACH", STRONG_ENUM_TURNS="0")
 
 
 #: The position before the first player's second move (ply 3) of a group 2 game against
@@ -414,11 +410,7 @@ def test_the_rounds_list_every_numbers_first_effects_early():
         pytest.skip("no C++ engine")
     # (the heap made smaller after the part's own first moves, section 20, also finds this win
     # early, in 173 000 steps without the turns: both runs here make it smaller first, as before)
-    value, move, steps = engine_steps(state, 30, STRONG_ENUM_TURNS=None, STRONG_HEAP_LATE="0")
-    before_value, _, before_steps = engine_steps(state, 30, STRONG_ENUM_TURNS="0", STRONG_HEAP_LATE="0")
-    assert value == before_value == WIN
-    assert steps * 2 < before_steps, (steps, before_steps)
-    assert engine_solve(apply_move(state, move))[0] == LOSS
+    assert_the_knob_halves_the_steps(state, "STRONG_ENUM_TURNS", STRONG_HEAP_LATE="0")
 
 
 def test_a_heap_is_made_smaller_after_the_parts_own_first_moves():
@@ -429,11 +421,7 @@ def test_a_heap_is_made_smaller_after_the_parts_own_first_moves():
     state = parse_board(DEAD_WINS[1])
     if engine_lines(state, 10) is None:
         pytest.skip("no C++ engine")
-    value, move, steps = engine_steps(state, 30, STRONG_HEAP_LATE=None)
-    before_value, _, before_steps = engine_steps(state, 30, STRONG_HEAP_LATE="0")
-    assert value == before_value == WIN
-    assert steps * 2 < before_steps, (steps, before_steps)
-    assert engine_solve(apply_move(state, move))[0] == LOSS
+    assert_the_knob_halves_the_steps(state, "STRONG_HEAP_LATE")
 
 
 @pytest.mark.parametrize("text", DEAD_WINS + [CANDIDATES_LOST, ENUMERATION_CUT],

@@ -237,6 +237,17 @@ def engine_steps(state: PaintState, seconds: float, **settings: str | None) -> t
     return *read_engine(lines), next(int(line.split()[1]) for line in lines if line.startswith("searched"))
 
 
+def assert_the_knob_halves_the_steps(state: PaintState, knob: str, solve: float = 20.0, **fixed: str) -> None:
+    """The engine as shipped against ``knob=0`` (both with the ``fixed`` settings), the ordering
+    knobs of bots/strong: the same value, a win; under half the steps as shipped; and the move it
+    prints wins (the position after it is lost, ``solve`` seconds to say so)."""
+    value, move, steps = engine_steps(state, 30, **{knob: None}, **fixed)
+    before_value, _, before_steps = engine_steps(state, 30, **{knob: "0"}, **fixed)
+    assert value == before_value == WIN
+    assert steps * 2 < before_steps, (steps, before_steps)
+    assert engine_solve(apply_move(state, move), solve)[0] == LOSS
+
+
 def read_engine(lines: list[str]) -> tuple[int | None, PaintMove | None]:
     """(value or None when unknown, best move) from the lines of ``arena solve``."""
     value, text = read_solve_lines(lines)
@@ -288,12 +299,7 @@ def test_engine_killer_moves_shorten_the_search_and_change_no_answer(needs_engin
     section 16): on this 10x10 board (a win for the player to move) it needs about a quarter of
     the steps it needs without them (``STRONG_KILLERS=0``; asked here: under half), for the same
     value, and the move it prints wins.  Steps, not seconds: the count does not depend on the machine."""
-    state = generate_board(10, 2, 2, 6, 21)
-    value, move, steps = engine_steps(state, 30, STRONG_KILLERS=None)
-    plain_value, _, plain_steps = engine_steps(state, 30, STRONG_KILLERS="0")
-    assert value == plain_value == WIN
-    assert steps * 2 < plain_steps, (steps, plain_steps)
-    assert engine_solve(apply_move(state, move), 30)[0] == LOSS
+    assert_the_knob_halves_the_steps(generate_board(10, 2, 2, 6, 21), "STRONG_KILLERS", solve=30)
 
 
 def test_engine_grundy_check_values_parts_as_the_python_solver_does(needs_engine):
