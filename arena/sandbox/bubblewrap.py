@@ -25,7 +25,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -345,18 +345,14 @@ class Cgroup:
         """SIGKILL ``pid`` if it is in the group.  The number was read from the group's list, but
         the process may have died and the number gone to another since: a pidfd pins the process
         the number names now, and the list is read again before it is signalled."""
-        try:
-            fd = os.pidfd_open(pid)
-        except ProcessLookupError:
+        fd = _pidfd(pid, lambda: str(pid) in self._read(controller, "cgroup.procs").split())
+        if fd is None:
             return
-        except OSError as exc:
-            if exc.errno != errno.ENOSYS:
-                raise
-            _kill(pid)  # Linux before 5.3 has no pidfd
+        if fd < 0:
+            _kill(pid)
             return
         try:
-            if str(pid) in self._read(controller, "cgroup.procs").split():
-                signal.pidfd_send_signal(fd, signal.SIGKILL)
+            signal.pidfd_send_signal(fd, signal.SIGKILL)
         except ProcessLookupError:
             pass
         finally:
@@ -371,11 +367,11 @@ def _field(text: str, name: str) -> int:
     return 0
 
 
-def _pidfd(pid: int, parent: int) -> int | None:
-    """A pidfd of ``pid``, a child of ``parent`` (itself a child of this process, so its
-    pid is stable), or None if ``pid`` is no longer that child.  Checked after the pidfd is
-    opened, so the pidfd names the process ``children`` found, whatever the number names later.
-    -1 where the kernel has no pidfds."""
+def _pidfd(pid: int, ours: Callable[[], bool]) -> int | None:
+    """A pidfd of the process ``pid`` names, or None if it is gone or not the one meant:
+    ``ours()`` (is the number still the process found: bwrap's child, a member of a cgroup) is
+    asked after the pidfd is opened, so the pidfd names that process whatever the number names
+    later.  -1 where the kernel has no pidfds (the pid is signalled then, as it was before)."""
     try:
         fd = os.pidfd_open(pid)
     except ProcessLookupError:
@@ -383,8 +379,8 @@ def _pidfd(pid: int, parent: int) -> int | None:
     except OSError as exc:
         if exc.errno != errno.ENOSYS:
             raise
-        fd = -1  # Linux before 5.3 has no pidfd: the pid is signalled, as it was before
-    if pid not in children(parent):  # it died, and the number went to another process, in between
+        fd = -1  # Linux before 5.3
+    if not ours():  # it died, and the number went to another process, in between
         if fd >= 0:
             os.close(fd)
         return None
@@ -472,7 +468,7 @@ class Session:
             raise SandboxError(f"the sandbox of {self.label} did not start: {stderr.strip() or 'no message'}")
         self.inner = next(iter(children(self.proc.pid)), None)
         if self.inner is not None:
-            fd = _pidfd(self.inner, self.proc.pid)
+            fd = _pidfd(self.inner, lambda: self.inner in children(self.proc.pid))
             self.inner, self.inner_fd = (None, -1) if fd is None else (self.inner, fd)
         if self.inner is None:
             self.close()

@@ -302,13 +302,14 @@ def _await_exit(pid: int, arena: int | None) -> None:
     the arena (``--die-with-parent``), but its parent-death signal does not reach this process:
     the kernel clears it when this process changes its uid, and bwrap, root without CAP_KILL,
     may not signal another uid's process anyway."""
-    try:
-        bot = os.pidfd_open(pid)
-    except OSError as exc:  # (Linux before 5.3: no pidfd; the bot is waited for alone)
-        if exc.errno != errno.ENOSYS or arena is None:
-            raise
-        bot = -1
-    if bot < 0 or arena is None:
+    bot = -1
+    if arena is not None:
+        try:
+            bot = os.pidfd_open(pid)
+        except OSError as exc:  # (Linux before 5.3: no pidfd; the bot is waited for alone)
+            if exc.errno != errno.ENOSYS:
+                raise
+    if bot < 0:
         while True:
             try:
                 os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
