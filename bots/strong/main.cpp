@@ -53,6 +53,15 @@ static int TREE_GRUNDY = 0, ROUNDS = 1, ROOT_RANKED = 1;
 // 60.0 % of the points; with 0.4 from 11 live numbers on, 81.7 % (README, section 6).
 static double EXACT_SMALL_SHARE = 0.85;
 static int EXACT_SURE = 10;
+// A position whose live numbers can reach at most SMALL_ROOM free cells in all (the cells of their
+// zones; and at most SMALL_ROOM_LIVE live numbers) is small too: EXACT_SMALL_SHARE and the narrow
+// rounds (decay 2) whatever its live count.  The live count alone misjudges a search's size: the
+// first positions of 10x10 boards have 11 to 22 live numbers in 52 to 88 cells, group 2 positions
+// of 12 to 24 live numbers 78 to 160 cells, group 3 ones 200 to 400 (a 10x10 number of 2 to 9 has
+// far fewer regions than a 15x15 one of 5 to 10).  Of 80 10x10 boards the solver calls won, the
+// bot lost 13 with it, 17 or 18 without (README, section 21).  0: the live count alone, as before.
+static int SMALL_ROOM = 90;
+static const int SMALL_ROOM_LIVE = 24;
 static double EXACT_MID_SHARE = 0.4;
 static int EXACT_NUMBERS = 80;
 static double EXACT_SHARE = 0.6;
@@ -1957,12 +1966,14 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     if (pos.parts.empty()) return "no move";
     // 1. the exact search: most of the time when the position is small enough to hope
     double now = cpu();
-    int live = pos.numbers();
-    budget.deadline = now + (live <= EXACT_SURE ? EXACT_SMALL_SHARE : live <= 40 ? EXACT_MID_SHARE : live <= EXACT_NUMBERS ? EXACT_SHARE : 0.15) * (DEADLINE - now);
+    int live = pos.numbers(), room = 0;
+    for (auto& p : pos.parts) room += COUNT(p.empty);
+    bool small = live <= EXACT_SURE || (SMALL_ROOM > 0 && live <= SMALL_ROOM_LIVE && room <= SMALL_ROOM);
+    budget.deadline = now + (small ? EXACT_SMALL_SHARE : live <= 40 ? EXACT_MID_SHARE : live <= EXACT_NUMBERS ? EXACT_SHARE : 0.15) * (DEADLINE - now);
     bool lost = false;
     vector<Cand> ranked;
     bool rounds = ROUNDS && live <= 40;
-    if (live <= NARROW_LIVE) narrowRounds();
+    if (live <= NARROW_LIVE || small) narrowRounds();
     try {
         Mask move;
         bool has = false;
@@ -1977,8 +1988,8 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     } catch (TooBig&) {
     } catch (std::bad_alloc&) {  // (never with HELD_MAX) the ranking and the tree still play
     }
-    if (verbose) fprintf(stderr, "exact: %d live, %zu moves, %zu lost, %zu drawn, last round %ld steps, cpu %.3f\n", live,
-                         roundsKids, refuted.size(), drawn.size(), roundsSteps, cpu());
+    if (verbose) fprintf(stderr, "exact: %d live in %d cells%s, %zu moves, %zu lost, %zu drawn, last round %ld steps, cpu %.3f\n", live,
+                         room, small ? " (small)" : "", roundsKids, refuted.size(), drawn.size(), roundsSteps, cpu());
     // 2. the candidates, ranked by the Grundy value they leave
     now = cpu();
     budget.deadline = DEADLINE;
@@ -2104,6 +2115,7 @@ int main(int argc, char** argv) {
     if (const char* d = getenv("STRONG_NARROW_LIVE")) NARROW_LIVE = atoi(d);
     if (const char* d = getenv("STRONG_EXACT_SMALL")) EXACT_SMALL_SHARE = atof(d);
     if (const char* d = getenv("STRONG_EXACT_SURE")) EXACT_SURE = atoi(d);
+    if (const char* d = getenv("STRONG_SMALL_ROOM")) SMALL_ROOM = atoi(d);
     if (const char* d = getenv("STRONG_EXACT_MID")) EXACT_MID_SHARE = atof(d);
     if (const char* d = getenv("STRONG_MODEL_PART")) MODEL_PART = atoi(d);
     if (const char* d = getenv("STRONG_ROOT_RANKED")) ROOT_RANKED = atoi(d);
