@@ -629,9 +629,10 @@ TREE_SPIN = """10
 
 def test_strong_gives_the_time_a_spinning_tree_wastes_to_the_exact_search(champion, tmp_path):
     """When the tree goes round proven nodes only, the rest of the move goes to the rounds, which
-    find the win (the engine before this played the tree's losing move)."""
+    find the win (the engine before this played the tree's losing move).  (No exact search before
+    the tree: its share is 0, and the position, small by its room, is not taken for a small one.)"""
     _strong_wins(champion, tmp_path / "strong", TREE_SPIN, "exact win, after the tree",
-                 STRONG_EXACT_MID="0", STRONG_MODEL="0")
+                 STRONG_EXACT_MID="0", STRONG_SMALL_ROOM="0", STRONG_MODEL="0")
 
 
 #: The position before the second player's second move (ply 3) of a group 2 game against
