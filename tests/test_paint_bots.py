@@ -265,9 +265,10 @@ def test_strong_wins_a_won_10x10_board_against_the_solver(champion, tmp_path):
 def test_strong_gives_a_10x10_board_of_many_numbers_in_little_room_to_the_exact_search(champion, tmp_path):
     """The first position of a 10x10 board (bench_strong_exact.py games, seed 7): 19 live numbers
     in 80 free cells, won for the player to move (arena solve: 0.35 s).  By its live count it is
-    a middle-game position (40 % of the move for the exact search, wide rounds): the search does
-    not settle it and the model's move loses.  By its room it is small (section 21 of the bot's
-    README), and the exact search wins it in about 0.4 s of the move."""
+    a middle-game position (40 % of the move for the exact search, wide rounds): the search did
+    not settle it and the model's move lost (STRONG_SMALL_ROOM=0 does the same: timing, so not
+    asserted here).  By its room it is small (section 21 of the bot's README), and the exact
+    search wins it in about 0.4 s of the move."""
     state = generate_board(10, 3, 3, 8, 7)
     if engine_lines(state, 10) is None:
         pytest.skip("no C++ engine")
@@ -275,10 +276,6 @@ def test_strong_gives_a_10x10_board_of_many_numbers_in_little_room_to_the_exact_
     move, report = _strong_move(champion, tmp_path / "strong", state)
     assert report.strip().splitlines()[-1].startswith("exact win"), report
     assert engine_solve(apply_move(state, move))[0] == LOSS
-    # by the live count alone (as before), the exact search leaves the move to the model
-    _, report = _strong_move(champion, tmp_path / "by-count", state, STRONG_SMALL_ROOM="0")
-    assert "exact: 19 live in 80 cells, " in report, report
-    assert not report.strip().splitlines()[-1].startswith("exact win"), report
 
 
 #: Group 2 positions from games strong lost to bots/search.py (arena match, fresh boards, seeds 3
