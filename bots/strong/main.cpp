@@ -57,7 +57,7 @@ static int EXACT_SURE = 10;
 // zones; and at most SMALL_ROOM_LIVE live numbers) is small too: EXACT_SMALL_SHARE and the narrow
 // rounds (decay 2) whatever its live count.  The live count alone misjudges a search's size: the
 // first positions of 10x10 boards have 11 to 22 live numbers in 52 to 88 cells, group 2 positions
-// of 12 to 24 live numbers 78 to 160 cells, group 3 ones 200 to 400 (a 10x10 number of 2 to 9 has
+// of 12 to 24 live numbers 78 to 160 cells, group 3 ones 200 to 400 (a 10x10 number of 1 to 9 has
 // far fewer regions than a 15x15 one of 5 to 10).  Of 80 10x10 boards the solver calls won, the
 // bot lost 13 with it, 17 or 18 without (README, section 21).  0: the live count alone, as before.
 static int SMALL_ROOM = 90;
