@@ -269,13 +269,7 @@ def test_strong_gives_a_10x10_board_of_many_numbers_in_little_room_to_the_exact_
     not settle it and the model's move lost (STRONG_SMALL_ROOM=0 does the same: timing, so not
     asserted here).  By its room it is small (section 21 of the bot's README), and the exact
     search wins it in about 0.4 s of the move."""
-    state = generate_board(10, 3, 3, 8, 7)
-    if engine_lines(state, 10) is None:
-        pytest.skip("no C++ engine")
-    assert engine_solve(state)[0] == WIN
-    move, report = _strong_move(champion, tmp_path / "strong", state)
-    assert report.strip().splitlines()[-1].startswith("exact win"), report
-    assert engine_solve(apply_move(state, move))[0] == LOSS
+    _strong_wins(champion, tmp_path / "strong", board_text(generate_board(10, 3, 3, 8, 7)), "exact win")
 
 
 #: Group 2 positions from games strong lost to bots/search.py (arena match, fresh boards, seeds 3
