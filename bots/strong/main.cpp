@@ -221,8 +221,8 @@ static inline int around(int c, int* out) {
     if (y + 1 < N) out[k++] = c + 1;
     return k;
 }
-template <class F> static inline void each(const Mask& a, F f) {
-    for (int x = 0; x < N; ++x) {
+template <class F> static inline void each(const Mask& a, F f, int from = 0, int to = 31) {
+    for (int x = max(from, 0), e = min(to, N - 1); x <= e; ++x) {
         u32 w = a.r[x];
         while (w) { int y = __builtin_ctz(w); w &= w - 1; f(x * 32 + y); }
     }
@@ -737,23 +737,33 @@ static Mask growRegion(Mask chosen, int v, const Mask& allowed, const Mask& othe
     // A cell's cost reads the cells beside it, so taking a cell changes the costs within two steps
     // of it only: the others are kept (cost[c] for the cells of front), not recomputed at every step.
     static long cost[MAX_CELLS + 32];  // (nothing in here comes back to growRegion)
+    // (over c and its four neighbours: the cells y - 1 .. y + 1 of its row, y of the rows beside;
+    // a mask has no cells off the board)
     auto costOf = [&](int c) {
-        int k = around(c, nb), kills = 0, harm = 0, compact = 0;
-        for (int i = 0; i < k; ++i) {
-            int d = nb[i];
-            if (!TEST(foot, d)) { kills += TEST(numbers, d); harm += TEST(others, d); }
-            compact += TEST(chosen, d);
+        int x = c >> 5, y = c & 31;
+        u32 three = (u32)((7ULL << y) >> 1), one = 1u << y, open = ~foot.r[x] & three;
+        int kills = __builtin_popcount(numbers.r[x] & open), harm = __builtin_popcount(others.r[x] & open);
+        int compact = __builtin_popcount(chosen.r[x] & three);
+        for (int z = x - 1; z <= x + 1; z += 2) {
+            if (z < 0 || z >= N) continue;
+            u32 near = ~foot.r[z] & one;
+            kills += (numbers.r[z] & near) != 0;
+            harm += (others.r[z] & near) != 0;
+            compact += (chosen.r[z] & one) != 0;
         }
         return ((long)(sign * (kills * 16 + harm)) * 8 - compact) * 4096 + c;  // (+ c: no two alike)
     };
     Mask front = ANDNOT(AND(foot, allowed), chosen);
-    each(front, [&](int c) { cost[c] = costOf(c); });
+    int lo = 0, hi = N - 1;  // (the rows front can have cells in: those of allowed; on a 30x30 board
+    while (lo < hi && !allowed.r[lo]) ++lo;  // scanning every row for the cheapest cell was most of
+    while (hi > lo && !allowed.r[hi]) --hi;  // the candidates' time)
+    each(front, [&](int c) { cost[c] = costOf(c); }, lo, hi);
     while (have < v) {
         long best = LONG_MAX;
         int bestc = -1;
         each(front, [&](int c) {
             if (cost[c] < best) { best = cost[c]; bestc = c; }
-        });
+        }, lo, hi);
         if (bestc < 0) break;
         SET(chosen, bestc);
         RESET(front, bestc);
