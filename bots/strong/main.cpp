@@ -56,6 +56,7 @@ static void* take(size_t n) {
     size_t c = (n + STEP - 1) / STEP;
     if (c == 0) c = 1;
     if (c > CLASSES) {
+        if (n > SIZE_MAX - HEAD) throw std::bad_alloc();
         char* b = (char*)malloc(n + HEAD);
         if (!b) throw std::bad_alloc();
         *(size_t*)b = 0;
