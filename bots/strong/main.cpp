@@ -35,6 +35,7 @@
 #include <new>
 #include <sstream>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -152,32 +153,39 @@ struct Rng {
 };
 static Rng rng{0x2545F4914F6CDD1DULL};
 
+// ------------------------------------------------------------------ the engine, for 16 or 32 rows
+// Everything below works on masks of R rows (one u32 per row): boards up to 16x16 use R = 16, which
+// halves the work of every whole-mask operation and of every copy (README, section 24); bigger
+// boards R = 32.  main (at the end) reads the board's size and runs Engine<16> or Engine<32>.
+template <int R> struct Engine {
+static inline string input;  // game.in, or the board on standard input
+
 // ------------------------------------------------------------------ masks
-// Cell (x, y) is bit y of row x; a board of the mask engine has N <= 31.  The rows from N on are 0
-// in every mask the operations below make: OR, AND, ANDNOT, ANY, MEETS, COUNT and GROW work on all
-// 32 rows (fixed-length loops the compiler turns into vector instructions: 8 steps on a 30x30
-// board where a loop to N took 30; README, section 23); the _ROWS forms and the loops that fill a
-// mask row by row touch the board's rows only.
-static int N = 0;
-static u32 COLS = 0;
+// Cell (x, y) is bit y of row x; a board of the mask engine has N <= 16 (R = 16) or N <= 31 (R =
+// 32).  The rows from N on are 0 in every mask the operations below make: OR, AND, ANDNOT, ANY,
+// MEETS, COUNT and GROW work on all R rows (fixed-length loops the compiler turns into vector
+// instructions: 8 steps on a 30x30 board where a loop to N took 30; README, section 23); the _ROWS
+// forms and the loops that fill a mask row by row touch the board's rows only.
+static inline int N = 0;
+static inline u32 COLS = 0;
 
 struct Mask {
-    u32 r[32];
+    u32 r[R];
 };
 static inline void zero(Mask& m) { memset(m.r, 0, sizeof m.r); }
-static inline Mask OR(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < 32; ++x) m.r[x] = a.r[x] | b.r[x]; return m; }
-static inline Mask AND(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < 32; ++x) m.r[x] = a.r[x] & b.r[x]; return m; }
-static inline Mask ANDNOT(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < 32; ++x) m.r[x] = a.r[x] & ~b.r[x]; return m; }
-static inline bool ANY(const Mask& a) { u32 o = 0; for (int x = 0; x < 32; ++x) o |= a.r[x]; return o != 0; }
+static inline Mask OR(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < R; ++x) m.r[x] = a.r[x] | b.r[x]; return m; }
+static inline Mask AND(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < R; ++x) m.r[x] = a.r[x] & b.r[x]; return m; }
+static inline Mask ANDNOT(const Mask& a, const Mask& b) { Mask m; for (int x = 0; x < R; ++x) m.r[x] = a.r[x] & ~b.r[x]; return m; }
+static inline bool ANY(const Mask& a) { u32 o = 0; for (int x = 0; x < R; ++x) o |= a.r[x]; return o != 0; }
 // (..._ROWS: only the rows from..to, clamped to the board; a mask's other rows are left alone)
 static inline bool MEETS_ROWS(const Mask& a, const Mask& b, int from, int to) {
     u32 o = 0;
     for (int x = max(from, 0), e = min(to, N - 1); x <= e; ++x) o |= a.r[x] & b.r[x];
     return o != 0;
 }
-static inline bool MEETS(const Mask& a, const Mask& b) { u32 o = 0; for (int x = 0; x < 32; ++x) o |= a.r[x] & b.r[x]; return o != 0; }
+static inline bool MEETS(const Mask& a, const Mask& b) { u32 o = 0; for (int x = 0; x < R; ++x) o |= a.r[x] & b.r[x]; return o != 0; }
 static inline bool EQ(const Mask& a, const Mask& b) { for (int x = 0; x < N; ++x) if (a.r[x] != b.r[x]) return false; return true; }
-static inline int COUNT(const Mask& a) { int c = 0; for (int x = 0; x < 32; ++x) c += __builtin_popcount(a.r[x]); return c; }
+static inline int COUNT(const Mask& a) { int c = 0; for (int x = 0; x < R; ++x) c += __builtin_popcount(a.r[x]); return c; }
 static inline bool TEST(const Mask& a, int c) { return (a.r[c >> 5] >> (c & 31)) & 1; }
 static inline void SET(Mask& a, int c) { a.r[c >> 5] |= 1u << (c & 31); }
 static inline void RESET(Mask& a, int c) { a.r[c >> 5] &= ~(1u << (c & 31)); }
@@ -189,12 +197,12 @@ static inline void GROW_ROWS(const Mask& a, Mask& m, int from, int to) {
         m.r[x] = v & COLS;
     }
 }
-static u32 ROWS[32];  // COLS in the board's rows, 0 below them
+static inline u32 ROWS[R];  // COLS in the board's rows, 0 below them
 static inline Mask GROW(const Mask& a) {
     Mask m;
     m.r[0] = (a.r[0] | a.r[0] << 1 | a.r[0] >> 1 | a.r[1]) & ROWS[0];
-    for (int x = 1; x < 31; ++x) m.r[x] = (a.r[x] | a.r[x] << 1 | a.r[x] >> 1 | a.r[x - 1] | a.r[x + 1]) & ROWS[x];
-    m.r[31] = (a.r[31] | a.r[31] << 1 | a.r[31] >> 1 | a.r[30]) & ROWS[31];
+    for (int x = 1; x < R - 1; ++x) m.r[x] = (a.r[x] | a.r[x] << 1 | a.r[x] >> 1 | a.r[x - 1] | a.r[x + 1]) & ROWS[x];
+    m.r[R - 1] = (a.r[R - 1] | a.r[R - 1] << 1 | a.r[R - 1] >> 1 | a.r[R - 2]) & ROWS[R - 1];
     return m;
 }
 static inline int LOWEST(const Mask& a) {
@@ -249,7 +257,7 @@ struct Budget {
         else if (limit >= 0 && nodes > limit) throw TooBig();
     }
 };
-static Budget budget;
+static inline Budget budget;
 
 // Runs f within `steps` more search steps (no step limit of its own when negative) and by `until`
 // (CPU) if that comes before the budget's deadline: true when f finished, false when it ran out
@@ -318,7 +326,7 @@ struct Live { Num n; Mask z; };
 
 // The parts the live numbers fall into (zones that overlap or touch), appended to `out`: each
 // part's numbers in their order in `live`, the parts in the order of their last number.
-static const int MAX_CELLS = 31 * 31;
+static inline const int MAX_CELLS = 31 * 31;
 static void makeParts(const Mask& empty, const vector<Live>& live, vector<Part>& out) {
     static int up[MAX_CELLS], last[MAX_CELLS], lo[MAX_CELLS], hi[MAX_CELLS];
     static Mask halo[MAX_CELLS];  // (no recursion in here: static is safe)
@@ -399,11 +407,11 @@ static u64 partKey(const Part& p) {
 // ------------------------------------------------------------------ memo (one open-addressing table)
 // cost: the search steps the value took (what a full slot keeps, and what the memory file keeps)
 struct Entry { u64 key; int32_t value; int32_t cost; };
-static u64 TBITS = 21;  // 2^21 entries (32 MiB) in a move; more for --solve
-static Entry* table = nullptr;
-static const u64 TAG_GRUNDY = 0x1111, TAG_WINS = 0x2222, TAG_VALUE = 0x3333;
+static inline u64 TBITS = 21;  // 2^21 entries (32 MiB) in a move; more for --solve
+static inline Entry* table = nullptr;
+static inline const u64 TAG_GRUNDY = 0x1111, TAG_WINS = 0x2222, TAG_VALUE = 0x3333;
 // gExact: the exact game (every effect of every number), or the model (candidate regions only).
-static bool gExact = true;
+static inline bool gExact = true;
 static inline u64 tkey(u64 k, u64 tag) { u64 h = mix(k ^ mix(tag + (gExact ? 0 : 0x8888))); return h ? h : 1; }
 static bool lookup(u64 k, int& v) {
     u64 mask = (1ULL << TBITS) - 1;
@@ -446,7 +454,7 @@ static Mask fillFrom(Mask chosen, const Mask& reach, int left) {
 // Only regions of distinct effects are held (see Enum): before, every trace was, and late in a
 // 30x30 game the search gave up at once even with 2 or 3 live numbers (thousands of effects,
 // hundreds of thousands of traces).  Unlimited for --solve, which runs outside the sandbox.
-static size_t held = 0, HELD_MAX = (size_t)1 << 18;
+static inline size_t held = 0, HELD_MAX = (size_t)1 << 18;
 struct Hold {
     size_t n;
     explicit Hold(size_t k) : n(k) { held += k; }
@@ -456,7 +464,7 @@ struct Hold {
 // Hashes held in HashSets at once (the effects seen by every enumeration under way, at every level
 // of the search's recursion): past HASHED_MAX (2^21: at most about 45 MiB of slots) the search
 // gives up (TooBig) as when out of time.  Unlimited for --solve.
-static size_t hashed = 0, HASHED_MAX = (size_t)1 << 21;
+static inline size_t hashed = 0, HASHED_MAX = (size_t)1 << 21;
 
 // A set of 64-bit hashes (open addressing; the enumeration below inserts millions of them).
 struct HashSet {
@@ -851,12 +859,11 @@ static Mask sweep(int at, int v, const Mask& allowed, const Mask& numbers) {
     return chosen;
 }
 
-#include <unordered_map>
-static unordered_map<u64, vector<Mask>> candCache;
-static size_t candCached = 0;  // regions held by candCache
+static inline unordered_map<u64, vector<Mask>> candCache;
+static inline size_t candCached = 0;  // regions held by candCache
 // CAND_HARSH: each path to a near number is also grown harshly (0: gently only, as before
 // 2026-11-26; README, section 12: the model's wins are more often real with it).
-static int CAND_HARSH = 1;
+static inline int CAND_HARSH = 1;
 
 // A few regions of number k that differ in what they do to the other numbers: the one that harms
 // them least, the one that harms them most, a sweep towards the nearest numbers, and for each of
@@ -993,7 +1000,6 @@ static Pos afterMove(const Pos& pos, int i, int k, const Mask& region) {
 // ------------------------------------------------------------------ exact solver
 enum { LOSS = -1, DRAW = 0, WIN = 1 };
 
-static int grundyOf(const Part& p, u64 pk);
 static int grundyOf(const Part& p) { return p.nums.size() == 1 ? 1 : grundyOf(p, partKey(p)); }
 static int xorOf(const vector<Part>& parts) {
     int t = 0;
@@ -1030,12 +1036,12 @@ static int grundyOf(const Part& p, u64 pk) {
 // first.  The game is the same for both players and a winning reply is often winning again in the
 // sibling positions (the move it answered changed little around it): they are tried before the
 // position's own moves wherever they are still legal (README, section 16).
-static int KILLERS = 8;
-static const int KILLER_DEPTHS = 128;
-static const int KILLER_SLOTS = 16;
-static Mask killer[KILLER_DEPTHS][KILLER_SLOTS];
-static bool killerSet[KILLER_DEPTHS][KILLER_SLOTS];
-static int depth = 0;
+static inline int KILLERS = 8;
+static inline const int KILLER_DEPTHS = 128;
+static inline const int KILLER_SLOTS = 16;
+static inline Mask killer[KILLER_DEPTHS][KILLER_SLOTS];
+static inline bool killerSet[KILLER_DEPTHS][KILLER_SLOTS];
+static inline int depth = 0;
 struct Deeper {
     int d;
     Deeper() : d(depth++) {}
@@ -1072,7 +1078,7 @@ static void killerWon(int d, const Mask& r) {
 // that wins is a proof that every move of the part fails); a move of the part is one position.
 // 2: after the killer moves and the part's candidates, 1: after the killer moves, 0: first (as
 // before 2026-11-27; README, section 20).
-static int HEAP_LATE = 2;
+static inline int HEAP_LATE = 2;
 static bool wins(const vector<Part>& parts, int heap) {
     struct Big { const Part* p; u64 pk; };
     vector<Big> big;
@@ -1347,9 +1353,9 @@ struct Node {
     int8_t proven = 2;              // value for the player to move here (WIN/DRAW/LOSS), 2: unknown
     bool expanded = false;
 };
-static vector<Node> nodes;
-static vector<uint16_t> pool;
-static const size_t MAX_NODES = 1500000, MAX_POOL = 30000000;
+static inline vector<Node> nodes;
+static inline vector<uint16_t> pool;
+static inline const size_t MAX_NODES = 1500000, MAX_POOL = 30000000;
 
 static Pos posOfPlay(const Play& pl) {
     Mask painted, empty;
@@ -1380,11 +1386,11 @@ struct Cand { Mask region; float prior; int i, k; long long rank; };
 // search settled within 100 000 steps, among those the ranking met in 74 positions of 12 group 3
 // games, the model told whether the value is 0 for 667, the parity for 268
 // (benchmarks/bench_strong_grundy.py; README, section 9).
-static int RANK_PART = 8;       // parts of at most this many numbers are valued exactly
-static long RANK_STEPS = 3000;  // search steps allowed per part valued
-static int MODEL_PART = 12;     // parts of at most this many numbers are valued in the model
-static long MODEL_STEPS = 20000;
-static double rankUntil = 1e18;  // (CPU) the ranking's estimates give up by then
+static inline int RANK_PART = 8;       // parts of at most this many numbers are valued exactly
+static inline long RANK_STEPS = 3000;  // search steps allowed per part valued
+static inline int MODEL_PART = 12;     // parts of at most this many numbers are valued in the model
+static inline long MODEL_STEPS = 20000;
+static inline double rankUntil = 1e18;  // (CPU) the ranking's estimates give up by then
 static int grundyWithin(const Part& p, long steps, bool exact) {
     bool was = gExact;
     gExact = exact;
@@ -1465,21 +1471,21 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
 // it throws TooBig like bestOf; `refuted` then holds the moves proven to lose (the model, the
 // ranking and the tree keep away from them) and `drawn` those proven to draw.  Measured on 110
 // positions the solver settles as won in 0.15-4 s: 18 thrown against 28 depth first.
-static unordered_set<u64> refuted, drawn;
-static long ROUND_STEPS = 2000, ROUND_WIDTH = 8, ROUND_ENUM = 16, roundsSteps = 0;
-static int ENUM_REACH = 1;  // (0: every round enumerates whether it can reach the effects or not, as before section 17)
-static int ENUM_TURNS = 1;  // (0: each number's effects after those of the numbers before it, as before section 18)
-static double ROUND_DECAY = 1;
+static inline unordered_set<u64> refuted, drawn;
+static inline long ROUND_STEPS = 2000, ROUND_WIDTH = 8, ROUND_ENUM = 16, roundsSteps = 0;
+static inline int ENUM_REACH = 1;  // (0: every round enumerates whether it can reach the effects or not, as before section 17)
+static inline int ENUM_TURNS = 1;  // (0: each number's effects after those of the numbers before it, as before section 18)
+static inline double ROUND_DECAY = 1;
 // Up to this many live numbers a move's rounds have decay 2 from the start (README, section 13:
 // four won 10x10 positions of 11 to 15 live numbers that the solver wins in 0.1-0.3 s, thrown
 // with decay 1 and won with 2 within 0.3 s; as many positions secured where the solver checks
 // the move, 59 against 58 over four sets).
-static int NARROW_LIVE = 16;
+static inline int NARROW_LIVE = 16;
 // Decay 2 for the rounds from here on, unless the benchmarks set STRONG_ROUND_DECAY.
 static void narrowRounds() {
     if (!getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = 2;
 }
-static size_t roundsKids = 0;
+static inline size_t roundsKids = 0;
 static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, bool& has) {
     has = false;
     if (pos.parts.empty()) return pos.dead ? LOSS : DRAW;
@@ -1630,10 +1636,10 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
 // of a group 2 game, 20 live numbers: the rounds refute it in 238 000 steps, 0.14 s; the
 // depth-first look did not in the time the move gave it; README, section 14).  What the rounds
 // prove of the opponent's moves is not kept in `refuted` and `drawn`, which hold our root's.
-static int REPLY_ROUNDS = 1;  // (0: depth first, as before section 14; for the benchmarks)
+static inline int REPLY_ROUNDS = 1;  // (0: depth first, as before section 14; for the benchmarks)
 // A model win the look did not settle in its share: the look goes on until REPLY_MORE seconds before
 // the deadline (0: played at once, the rest of the move unused, as before section 15).
-static double REPLY_MORE = 0.15;
+static inline double REPLY_MORE = 0.15;
 static int replyValue(const Pos& child, double deadline) {
     if (!REPLY_ROUNDS) {
         int v = 2;
@@ -1679,12 +1685,12 @@ static float playout(Play& pl) {
     }
 }
 
-static int exactLimit = 4000, TREE_EXACT = 40;  // steps of the tree's exact look; the most live numbers it is tried at
-static const vector<Cand>* rootRanked = nullptr;  // the root's children, best first (else ranked by parity)
-static int EXPAND_AT = 4;  // a node gets children at this many visits (before: playouts from it)
+static inline int exactLimit = 4000, TREE_EXACT = 40;  // steps of the tree's exact look; the most live numbers it is tried at
+static inline const vector<Cand>* rootRanked = nullptr;  // the root's children, best first (else ranked by parity)
+static inline int EXPAND_AT = 4;  // a node gets children at this many visits (before: playouts from it)
 // The tree's exploration constant (UCB1's c; rewards are in [0, 1]).  0.8: self-play on 80 fresh
 // group 3 boards against 0.5 scored 0.5875 (README, section 22).
-static double UCT_C = 0.8;
+static inline double UCT_C = 0.8;
 
 // Expand node (whose position is pl): children for the candidate moves; try the exact search.
 static void expand(int id, Play& pl) {
@@ -1842,12 +1848,12 @@ static int mcts(const Board& root, double deadline, int& iterations) {
 }
 
 // ------------------------------------------------------------------ memory file
-static const char* MEMORY = "strong.memory";
-static const u64 MAGIC = 0x5354524f4e470004ULL;  // "STRONG" v4
+static inline const char* MEMORY = "strong.memory";
+static inline const u64 MAGIC = 0x5354524f4e470004ULL;  // "STRONG" v4
 // The arena lets no file grow over 1 MiB: at most SAVE_MAX entries of 10 bytes (key, value + 1,
 // the bit length of the entry's cost), the costliest of the table: the next move, two plies on,
 // searches a subtree of this one, and the entries near this one's root are the ones worth keeping.
-static const size_t SAVE_MAX = 100000, ENTRY_BYTES = 10;
+static inline const size_t SAVE_MAX = 100000, ENTRY_BYTES = 10;
 
 static void loadMemory() {
     FILE* f = fopen(MEMORY, "rb");
@@ -1941,12 +1947,11 @@ static Pos rootPos(const Board& b) {
     return build(ANDNOT(empty, blocked), freeNums, dead);
 }
 
-static const char* NAMES[3] = {"loss", "draw", "win"};
+static inline const char* NAMES[3] = {"loss", "draw", "win"};
 
 // The board on standard input (false: not a board).
 static bool stdinBoard(Board& b) {
-    stringstream ss;
-    ss << cin.rdbuf();
+    istringstream ss(input);
     return parseBoard(ss, b);
 }
 
@@ -1954,7 +1959,7 @@ static bool stdinBoard(Board& b) {
 static void useSize(int n) {
     N = n;
     COLS = (u32)((1ULL << N) - 1);
-    for (int x = 0; x < 32; ++x) ROWS[x] = x < N ? COLS : 0;
+    for (int x = 0; x < R; ++x) ROWS[x] = x < N ? COLS : 0;
 }
 
 static int solveMode(double seconds) {
@@ -2185,7 +2190,9 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     return how;
 }
 
-int main(int argc, char** argv) {
+// The whole run (a move, or --solve / --grundy-check), `text` being game.in or standard input.
+static int run(int argc, char** argv, const string& text) {
+    input = text;
     if (const char* d = getenv("STRONG_DEADLINE")) DEADLINE = atof(d);
     if (const char* d = getenv("STRONG_MCTS")) USE_MCTS = atoi(d);
     if (const char* d = getenv("STRONG_MODEL")) MODEL = atoi(d);
@@ -2219,7 +2226,7 @@ int main(int argc, char** argv) {
     signal(SIGXFSZ, SIG_IGN);  // a file over the size limit: a failed write, not the end of the bot
     Board b;
     {
-        ifstream in("game.in");
+        istringstream in(input);
         if (!parseBoard(in, b)) return 1;
     }
     vector<int> region;
@@ -2241,4 +2248,19 @@ int main(int argc, char** argv) {
     if (verbose) fprintf(stderr, "%s, cpu %.3f\n", how, cpu());
     if (table) saveMemory();
     return 0;
+}
+};  // Engine
+
+int main(int argc, char** argv) {
+    bool standardInput = argc >= 2 && (string(argv[1]) == "--solve" || string(argv[1]) == "--grundy-check");
+    stringstream text;
+    if (standardInput) {
+        text << cin.rdbuf();
+    } else {
+        ifstream in("game.in");
+        text << in.rdbuf();
+    }
+    int n = 0;
+    istringstream(text.str()) >> n;
+    return n >= 1 && n <= 16 ? Engine<16>::run(argc, argv, text.str()) : Engine<32>::run(argc, argv, text.str());
 }
