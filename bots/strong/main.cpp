@@ -157,8 +157,9 @@ static Rng rng{0x2545F4914F6CDD1DULL};
 // Everything below works on masks of R rows (one u32 per row): boards up to 16x16 use R = 16, which
 // halves the work of every whole-mask operation and of every copy (README, section 24); bigger
 // boards R = 32.  main (at the end) reads the board's size and runs Engine<16> or Engine<32>.
+static string stdinText;  // --solve and --grundy-check: the board, as read from standard input by main
+
 template <int R> struct Engine {
-static inline string input;  // game.in, or the board on standard input
 
 // ------------------------------------------------------------------ masks
 // Cell (x, y) is bit y of row x; a board of the mask engine has N <= 16 (R = 16) or N <= 31 (R =
@@ -1951,7 +1952,7 @@ static inline const char* NAMES[3] = {"loss", "draw", "win"};
 
 // The board on standard input (false: not a board).
 static bool stdinBoard(Board& b) {
-    istringstream ss(input);
+    istringstream ss(stdinText);
     return parseBoard(ss, b);
 }
 
@@ -2190,9 +2191,8 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     return how;
 }
 
-// The whole run (a move, or --solve / --grundy-check), `text` being game.in or standard input.
-static int run(int argc, char** argv, const string& text) {
-    input = text;
+// The whole run: a move, or --solve / --grundy-check.
+static int run(int argc, char** argv) {
     if (const char* d = getenv("STRONG_DEADLINE")) DEADLINE = atof(d);
     if (const char* d = getenv("STRONG_MCTS")) USE_MCTS = atoi(d);
     if (const char* d = getenv("STRONG_MODEL")) MODEL = atoi(d);
@@ -2226,7 +2226,7 @@ static int run(int argc, char** argv, const string& text) {
     signal(SIGXFSZ, SIG_IGN);  // a file over the size limit: a failed write, not the end of the bot
     Board b;
     {
-        istringstream in(input);
+        ifstream in("game.in");
         if (!parseBoard(in, b)) return 1;
     }
     vector<int> region;
@@ -2251,16 +2251,18 @@ static int run(int argc, char** argv, const string& text) {
 }
 };  // Engine
 
+// The board's size picks the engine: standard input is read here (once), game.in's first number here
+// and the whole file again by the engine.
 int main(int argc, char** argv) {
-    bool standardInput = argc >= 2 && (string(argv[1]) == "--solve" || string(argv[1]) == "--grundy-check");
-    stringstream text;
-    if (standardInput) {
-        text << cin.rdbuf();
-    } else {
-        ifstream in("game.in");
-        text << in.rdbuf();
-    }
+    bool standardInput = (argc >= 3 && string(argv[1]) == "--solve") || (argc >= 4 && string(argv[1]) == "--grundy-check");
     int n = 0;
-    istringstream(text.str()) >> n;
-    return n >= 1 && n <= 16 ? Engine<16>::run(argc, argv, text.str()) : Engine<32>::run(argc, argv, text.str());
+    if (standardInput) {
+        stringstream text;
+        text << cin.rdbuf();
+        stdinText = text.str();
+        istringstream(stdinText) >> n;
+    } else {
+        ifstream("game.in") >> n;
+    }
+    return n >= 1 && n <= 16 ? Engine<16>::run(argc, argv) : Engine<32>::run(argc, argv);
 }
