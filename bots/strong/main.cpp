@@ -156,7 +156,8 @@ static Rng rng{0x2545F4914F6CDD1DULL};
 // ------------------------------------------------------------------ the engine, for 16 or 32 rows
 // Everything below works on masks of R rows (one u32 per row): boards up to 16x16 use R = 16, which
 // halves the work of every whole-mask operation and of every copy (README, section 24); bigger
-// boards R = 32.  main (at the end) reads the board's size and runs Engine<16> or Engine<32>.
+// boards R = 32.  main (at the end) reads the board's size and runs Engine<16> or Engine<32>.  (The
+// body is not indented: read it as a namespace.)
 static string stdinText;  // --solve and --grundy-check: the board, as read from standard input by main
 
 template <int R> struct Engine {
