@@ -205,6 +205,12 @@ def test_strong_plays_a_move_of_the_best_value_wherever_the_solver_settles_it(ch
         checked[value] += 1
 
 
+def _numbers_to_the_last_row(n: int) -> str:
+    """An n x n board with numbers scattered and along its last row."""
+    return f"{n}\n" + "".join(" ".join(str(1 + (x + y) % 9) if (x * 5 + y * 3) % 7 == 0 or x == n - 1 else "#"
+                                       for y in range(n)) + "\n" for x in range(n))
+
+
 ODD_POSITIONS = [
     "1\n1\n",
     "2\n1 1\n1 1\n",
@@ -212,6 +218,9 @@ ODD_POSITIONS = [
     "30\n" + "# " * 29 + "900\n" + ("# " * 30 + "\n") * 29,  # one number as big as the board
     "30\n" + "".join(" ".join(str(1 + (x * 7 + y * 3) % 20) for y in range(30)) + "\n" for x in range(30)),  # all numbers
     "31\n" + "".join(" ".join("20" if (x + y) % 5 == 0 else "#" for y in range(31)) + "\n" for x in range(31)),
+    # the biggest board of the engine's 16-row masks and the smallest of its 32-row ones (main.cpp, Engine<R>)
+    _numbers_to_the_last_row(16),
+    _numbers_to_the_last_row(17),
     "40\n" + "".join(" ".join("7" if (x * y) % 9 == 1 else "B" if (x + 2 * y) % 11 == 0 else "#" for y in range(40))
                      + "\n" for x in range(40)),  # bigger than any group: the plain fallback
 ]

@@ -275,6 +275,25 @@ def test_engine_agrees_with_brute_force_on_tiny_boards(needs_engine, seed):
             assert -brute_value(apply_move(state, move)) == value
 
 
+@pytest.mark.parametrize("n", [16, 17])
+def test_engine_agrees_with_brute_force_at_the_edge_of_its_16_row_masks(needs_engine, n):
+    """Boards up to 16x16 are searched with masks of 16 rows, bigger ones with 32 (bots/strong's
+    Engine<R>): small numbers in the last rows and columns of the biggest board of the one and the
+    smallest of the other, where a row too many or too few would show."""
+    rng = random.Random(900 + n)
+    for _ in range(12):
+        cells = [EMPTY] * (n * n)
+        for _ in range(rng.randint(3, 6)):
+            x, y = rng.randint(n - 4, n - 1), rng.choice([rng.randint(0, n - 1), n - 1])
+            cells[x * n + y] = rng.randint(1, 3)
+        state = PaintState(n, tuple(cells))
+        expected = brute_value(state)
+        value, move = engine_solve(state)
+        assert value == expected, board_text(state)
+        check_move(state, move)
+        assert -brute_value(apply_move(state, move)) == value
+
+
 def test_engine_agrees_with_the_python_solver_on_bigger_boards(needs_engine):
     """Where the Python solver settles a position within a second, the engine gives the same value
     (benchmarks/bench_strong_exact.py compares thousands)."""
