@@ -159,6 +159,7 @@ static Rng rng{0x2545F4914F6CDD1DULL};
 // boards R = 32.  main (at the end) reads the board's size and runs Engine<16> or Engine<32>.  (The
 // body is not indented: read it as a namespace.)
 static string stdinText;  // --solve and --grundy-check: the board, as read from standard input by main
+enum Mode { MOVE, SOLVE, GRUNDY_CHECK };  // what main was asked for (its arguments)
 
 template <int R> struct Engine {
 
@@ -2192,8 +2193,8 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     return how;
 }
 
-// The whole run: a move, or --solve / --grundy-check.
-static int run(int argc, char** argv) {
+// The whole run: a move, or --solve / --grundy-check (main has told which from argv).
+static int run(Mode mode, char** argv) {
     if (const char* d = getenv("STRONG_DEADLINE")) DEADLINE = atof(d);
     if (const char* d = getenv("STRONG_MCTS")) USE_MCTS = atoi(d);
     if (const char* d = getenv("STRONG_MODEL")) MODEL = atoi(d);
@@ -2221,8 +2222,8 @@ static int run(int argc, char** argv) {
     if (const char* d = getenv("STRONG_REPLY_MORE")) REPLY_MORE = atof(d);
     if (const char* d = getenv("STRONG_HEAP_LATE")) HEAP_LATE = atoi(d);
     if (const char* d = getenv("STRONG_KILLERS")) KILLERS = max(0, min(KILLER_SLOTS, atoi(d)));
-    if (argc >= 3 && string(argv[1]) == "--solve") return solveMode(atof(argv[2]));
-    if (argc >= 4 && string(argv[1]) == "--grundy-check") return grundyCheckMode(atol(argv[2]), atol(argv[3]));
+    if (mode == SOLVE) return solveMode(atof(argv[2]));
+    if (mode == GRUNDY_CHECK) return grundyCheckMode(atol(argv[2]), atol(argv[3]));
     bool verbose = getenv("STRONG_VERBOSE") != nullptr;
     signal(SIGXFSZ, SIG_IGN);  // a file over the size limit: a failed write, not the end of the bot
     Board b;
@@ -2255,9 +2256,11 @@ static int run(int argc, char** argv) {
 // The board's size picks the engine: standard input is read here (once), game.in's first number here
 // and the whole file again by the engine.
 int main(int argc, char** argv) {
-    bool standardInput = (argc >= 3 && string(argv[1]) == "--solve") || (argc >= 4 && string(argv[1]) == "--grundy-check");
+    Mode mode = argc >= 3 && string(argv[1]) == "--solve"           ? SOLVE
+                : argc >= 4 && string(argv[1]) == "--grundy-check" ? GRUNDY_CHECK
+                                                                   : MOVE;
     int n = 0;
-    if (standardInput) {
+    if (mode != MOVE) {
         stringstream text;
         text << cin.rdbuf();
         stdinText = text.str();
@@ -2265,5 +2268,5 @@ int main(int argc, char** argv) {
     } else {
         ifstream("game.in") >> n;
     }
-    return n >= 1 && n <= 16 ? Engine<16>::run(argc, argv) : Engine<32>::run(argc, argv);
+    return n >= 1 && n <= 16 ? Engine<16>::run(mode, argv) : Engine<32>::run(mode, argv);
 }
