@@ -260,19 +260,24 @@ def needs_engine():
         pytest.skip("no C++ compiler: arena solve uses the Python solver")
 
 
+def check_engine_solution(state: PaintState) -> None:
+    """The engine's value is the brute force's, and its move is legal and keeps it."""
+    expected = brute_value(state)
+    value, move = engine_solve(state)
+    assert value == expected, board_text(state)
+    if move is None:
+        assert value == LOSS or outcome(state) is not None
+    else:
+        check_move(state, move)
+        assert -brute_value(apply_move(state, move)) == value
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_engine_agrees_with_brute_force_on_tiny_boards(needs_engine, seed):
     rng = random.Random(500 + seed)
     for _ in range(50):
-        state = random_state(rng, rng.choice([3, 4, 4, 5]), rng.choice([3, 4, 5, 7]), rng.choice([0.12, 0.25, 0.35]))
-        expected = brute_value(state)
-        value, move = engine_solve(state)
-        assert value == expected, board_text(state)
-        if move is None:
-            assert value == LOSS or outcome(state) is not None
-        else:
-            check_move(state, move)
-            assert -brute_value(apply_move(state, move)) == value
+        check_engine_solution(random_state(rng, rng.choice([3, 4, 4, 5]), rng.choice([3, 4, 5, 7]),
+                                           rng.choice([0.12, 0.25, 0.35])))
 
 
 @pytest.mark.parametrize("n", [16, 17])
@@ -287,14 +292,8 @@ def test_engine_agrees_with_brute_force_at_the_edge_of_its_16_row_masks(needs_en
             x, y = rng.randint(n - 4, n - 1), rng.choice([rng.randint(0, n - 1), n - 1])
             cells[x * n + y] = rng.randint(1, 3)
         state = PaintState(n, tuple(cells))
-        expected = brute_value(state)
-        value, move = engine_solve(state)
-        assert value == expected, board_text(state)
-        if move is None:
-            assert value == LOSS
-        else:
-            check_move(state, move)
-            assert -brute_value(apply_move(state, move)) == value
+        assert outcome(state) is None  # (so a missing move can only mean a lost position)
+        check_engine_solution(state)
 
 
 def test_engine_agrees_with_the_python_solver_on_bigger_boards(needs_engine):
