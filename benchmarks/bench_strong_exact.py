@@ -10,6 +10,9 @@
    (a process in a fresh folder, 1 s of CPU counted) and the position after its move is solved
    again: it must be lost for the opponent (won), or drawn (drawn).  With ``--python``, the
    reference is the Python solver (``ARENA_SOLVER=python``), independent of the bot's engine.
+   With ``--records GAMES.jsonl`` the positions are instead those of a tournament's games (every
+   ply from ``--from-ply`` to ``--to-ply``, either seat to move), such as the 15x15 and 30x30
+   positions where games are decided; ``--verify`` sets the seconds of the solve after the move.
 2. ``games``: 10x10 boards that ``arena solve`` settles as won for the first player within
    ``--settle`` seconds (60 in the issue's test): the bot plays them first against a defender
    that plays the solver's best move, or, in a lost position, a random one; it must win each.
@@ -17,6 +20,7 @@
     python benchmarks/bench_strong_exact.py positions --count 2000
     python benchmarks/bench_strong_exact.py games --count 20 --settle 60
     python benchmarks/bench_strong_exact.py positions --count 500 --settle 2 --source /tmp/variant/main.cpp
+    python benchmarks/bench_strong_exact.py positions --records results/NAME/games.jsonl --from-ply 0 --to-ply 6 --settle 3 --verify 3
 
 Prints one line per failure and a summary; exits 1 on any failure or fault.
 """
@@ -34,6 +38,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from bench_solve_reach import record_positions, records_file
+
 from arena.sandbox import Limits, run_bot
 from generator.paint import generate_board
 from players.paint import read_solve_lines, solve_lines
@@ -44,12 +50,18 @@ from referees.paint import (
     board_text,
     check_move,
     outcome,
+    parse_board,
     parse_move,
 )
 
 REFEREE = PaintReferee()
 #: (n, centers, lowest number, highest number) of the boards positions come from.
 SHAPES = [(5, 1, 1, 5), (10, 2, 2, 6), (10, 3, 3, 8), (10, 1, 1, 9)]
+
+
+def ply_of(name: str) -> int:
+    """The ply of a record position's name (record_positions: "GAME ply N")."""
+    return int(name.rsplit(" ", 1)[1])
 
 
 def solve(state: PaintState, seconds: float) -> tuple[int | None, str | None]:
@@ -62,16 +74,29 @@ def bot_move(binary: str, state: PaintState, folder: Path) -> tuple[str | None, 
     return run.output if run.verdict == "ok" else None, run.cpu, f"{run.verdict} {run.message}"
 
 
-def position_case(args: tuple[str, int, float]) -> tuple[str, str, float]:
+def position_case(args: tuple[str, int, float, float]) -> tuple[str, str, float]:
     """One generated position: (verdict, detail, bot CPU): verdict settled-win, settled-draw,
     loss (any move is as good), unknown, FAIL."""
-    binary, seed, settle = args
+    binary, seed, settle, verify = args
     rng = random.Random(seed)
     state = generate_board(*rng.choice(SHAPES), seed)
     for _ in range(rng.randrange(0, 6)):
         if outcome(state) is not None:
             break
         state = apply_move(state, REFEREE.random_move(state, rng))
+    return check_position(binary, state, f"seed {seed}", settle, verify)
+
+
+def record_case(args: tuple[str, str, str, float, float]) -> tuple[str, str, float]:
+    """One position of a tournament's records (its board text), as position_case."""
+    binary, name, text, settle, verify = args
+    return check_position(binary, parse_board(text), name, settle, verify)
+
+
+def check_position(binary: str, state: PaintState, name: str, settle: float,
+                   verify: float) -> tuple[str, str, float]:
+    """The bot's move in a position the solver settles within `settle` seconds must keep its value
+    (the solver, `verify` seconds, after the move)."""
     if outcome(state) is not None:
         return "over", "", 0.0
     value, _ = solve(state, settle)
@@ -82,14 +107,14 @@ def position_case(args: tuple[str, int, float]) -> tuple[str, str, float]:
     with tempfile.TemporaryDirectory(prefix="bench-exact-") as tmp:
         output, cpu, why = bot_move(binary, state, Path(tmp))
     if output is None:
-        return "FAIL", f"seed {seed}: the bot faulted ({why})\n{board_text(state)}", cpu
+        return "FAIL", f"{name}: the bot faulted ({why})\n{board_text(state)}", cpu
     move = parse_move(output)
     check_move(state, move)
-    after, _ = solve(apply_move(state, move), 10 * settle)
+    after, _ = solve(apply_move(state, move), verify)
     if after is None:
-        return "unverified", f"seed {seed}", cpu
+        return "unverified", name, cpu
     if after != -value:
-        return "FAIL", f"seed {seed}: value {value}, after the bot's move {-after}\n{board_text(state)}", cpu
+        return "FAIL", f"{name}: value {value}, after the bot's move {-after}\n{board_text(state)}", cpu
     return "settled-win" if value == 1 else "settled-draw", "", cpu
 
 
@@ -129,11 +154,19 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=1000, help="generated boards (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="the first board's seed")
     parser.add_argument("--settle", type=float, default=0.4, help="seconds the solver gets (default 0.4)")
+    parser.add_argument("--verify", type=float, help="positions: seconds of the solve after the bot's move "
+                        "(default 10 times --settle)")
+    parser.add_argument("--records", type=records_file,
+                        help="positions: a tournament's games.jsonl: its positions instead of generated ones")
+    parser.add_argument("--from-ply", type=int, default=0, help="with --records: the first ply (default 0)")
+    parser.add_argument("--to-ply", type=int, default=10**6, help="with --records: the last ply (default: every ply)")
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--python", action="store_true", help="the Python solver as the reference")
     parser.add_argument("--source", type=Path, default=ROOT / "bots" / "strong" / "main.cpp",
                         help="the bot's C++ source (default bots/strong/main.cpp; a variant to compare)")
     args = parser.parse_args()
+    if args.records and args.mode != "positions":
+        parser.error("--records takes the positions of a tournament's games: use it with positions")
     if args.python:
         os.environ["ARENA_SOLVER"] = "python"
     if not args.source.is_file():
@@ -142,17 +175,25 @@ def main() -> int:
     build = Path(tempfile.mkdtemp(prefix="bench-exact-build-"))
     binary = str(build / "strong")
     subprocess.run(["g++", "-O2", "-std=c++17", "-o", binary, str(args.source)], check=True)
-    case = position_case if args.mode == "positions" else game_case
+    verify = args.verify if args.verify is not None else 10 * args.settle
+    if args.records and args.mode == "positions":
+        case = record_case
+        jobs = [(binary, name, board_text(state), args.settle, verify)
+                for name, state in record_positions(args.records, args.from_ply) if ply_of(name) <= args.to_ply]
+    elif args.mode == "positions":
+        case, jobs = position_case, [(binary, args.seed + k, args.settle, verify) for k in range(args.count)]
+    else:
+        case, jobs = game_case, [(binary, args.seed + k, args.settle) for k in range(args.count)]
     counts: dict[str, int] = {}
     worst = 0.0
-    jobs = [(binary, args.seed + k, args.settle) for k in range(args.count)]
     with ProcessPoolExecutor(args.parallel) as pool:
         for verdict, detail, cpu in pool.map(case, jobs):
             counts[verdict] = counts.get(verdict, 0) + 1
             worst = max(worst, cpu)
             if verdict in ("FAIL", "unverified"):
                 print(verdict, detail, flush=True)
-    print(f"{args.mode}: {args.count} boards: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    what = f"{len(jobs)} positions of {args.records}" if case is record_case else f"{args.count} boards"
+    print(f"{args.mode}: {what}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
           + f"; the bot's worst move {worst:.3f} s of CPU")
     return 1 if counts.get("FAIL") else 0
 
