@@ -64,15 +64,18 @@ def records_file(text: str) -> Path:
     return path
 
 
-def record_positions(path: Path, from_ply: int, every: int = 1) -> list[tuple[str, PaintState]]:
-    """(name, position) before every `every`-th move from `from_ply` on, of the games in a records
-    file."""
+def record_positions(path: Path, from_ply: int, every: int = 1,
+                     to_ply: int | None = None) -> list[tuple[str, PaintState]]:
+    """(name, position) before every `every`-th move from `from_ply` on (to `to_ply`, when given),
+    of the games in a records file."""
     found = []
     for line in path.read_text().splitlines():
         record = json.loads(line)
         board = Path(record["board"]["path"])
         state = parse_board((board if board.is_absolute() else ROOT / board).read_text())
         for ply, move in enumerate(record["moves"]):
+            if to_ply is not None and ply > to_ply:
+                break
             if ply >= from_ply and (ply - from_ply) % every == 0:
                 found.append((f"{record['id']} ply {ply}", state))
             state = apply_move(state, parse_move(move["output"]))

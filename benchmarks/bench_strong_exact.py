@@ -59,11 +59,6 @@ REFEREE = PaintReferee()
 SHAPES = [(5, 1, 1, 5), (10, 2, 2, 6), (10, 3, 3, 8), (10, 1, 1, 9)]
 
 
-def ply_of(name: str) -> int:
-    """The ply of a record position's name (record_positions: "GAME ply N")."""
-    return int(name.rsplit(" ", 1)[1])
-
-
 def solve(state: PaintState, seconds: float) -> tuple[int | None, str | None]:
     """(value or None when not settled, the best move's game.out text or None)."""
     return read_solve_lines(solve_lines(REFEREE, state, seconds))
@@ -159,7 +154,7 @@ def main() -> int:
     parser.add_argument("--records", type=records_file,
                         help="positions: a tournament's games.jsonl: its positions instead of generated ones")
     parser.add_argument("--from-ply", type=int, default=0, help="with --records: the first ply (default 0)")
-    parser.add_argument("--to-ply", type=int, default=10**6, help="with --records: the last ply (default: every ply)")
+    parser.add_argument("--to-ply", type=int, help="with --records: the last ply (default: the games' last)")
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--python", action="store_true", help="the Python solver as the reference")
     parser.add_argument("--source", type=Path, default=ROOT / "bots" / "strong" / "main.cpp",
@@ -176,10 +171,10 @@ def main() -> int:
     binary = str(build / "strong")
     subprocess.run(["g++", "-O2", "-std=c++17", "-o", binary, str(args.source)], check=True)
     verify = args.verify if args.verify is not None else 10 * args.settle
-    if args.records and args.mode == "positions":
+    if args.records:
         case = record_case
         jobs = [(binary, name, board_text(state), args.settle, verify)
-                for name, state in record_positions(args.records, args.from_ply) if ply_of(name) <= args.to_ply]
+                for name, state in record_positions(args.records, args.from_ply, to_ply=args.to_ply)]
     elif args.mode == "positions":
         case, jobs = position_case, [(binary, args.seed + k, args.settle, verify) for k in range(args.count)]
     else:
