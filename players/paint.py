@@ -214,10 +214,14 @@ def _parts(g: Grid, empty: int, live: list[tuple[int, int, int]]) -> list[Part]:
 @dataclass
 class Budget:
     """A CPU-time deadline (``time.process_time``), checked every 64 search
-    steps (positions valued, regions enumerated); ``TooBig`` when it passes."""
+    steps (positions valued, regions enumerated); ``TooBig`` when it passes.
+    ``clock``: what is read instead of ``time.process_time`` (tests give a
+    clock that counts its readings, so that the budget is one of steps, the
+    same on a loaded host as on an idle one)."""
 
     deadline: float | None = None
     nodes: int = 0
+    clock: Callable[[], float] = time.process_time
 
     def tick(self) -> None:
         """Count a light node (checks the clock every 64)."""
@@ -227,7 +231,7 @@ class Budget:
 
     def check(self) -> None:
         """Check the clock now (before heavy work)."""
-        if self.deadline is not None and time.process_time() > self.deadline:
+        if self.deadline is not None and self.clock() > self.deadline:
             raise TooBig(f"gave up after {self.nodes} search steps")
 
 
@@ -410,9 +414,10 @@ class Solver:
     where each number has only its heuristic candidate regions), with memo
     tables kept across calls (``memory``): positions repeat."""
 
-    def __init__(self, exact: bool = True, deadline: float | None = None, memory: Memory | None = None) -> None:
+    def __init__(self, exact: bool = True, deadline: float | None = None, memory: Memory | None = None,
+                 clock: Callable[[], float] = time.process_time) -> None:
         self.exact = exact
-        self.budget = Budget(deadline)
+        self.budget = Budget(deadline, clock=clock)
         self.grundies, self.wins_memo, self.values = (memory or Memory()).tables[exact]
 
     def moves(self, g: Grid, part: Part, k: int) -> Iterator[int]:
@@ -704,14 +709,15 @@ class Outlook:
 
 
 def ranked_candidates(pos: Position, score: Callable[[Outlook], tuple],
-                      deadline: float | None = None) -> list[tuple[tuple, int, int, int]]:
+                      deadline: float | None = None,
+                      clock: Callable[[], float] = time.process_time) -> list[tuple[tuple, int, int, int]]:
     """(score, part index, number index, region) for each candidate move,
-    smallest score first; past ``deadline`` (process CPU time) only those
-    looked at so far."""
+    smallest score first; past ``deadline`` (by ``clock``: process CPU time)
+    only those looked at so far."""
     g, total = pos.grid, pos.numbers
     ranked = []
     for count, (i, k, region) in enumerate(all_candidates(pos)):
-        if deadline is not None and ranked and not count & 15 and time.process_time() > deadline:
+        if deadline is not None and ranked and not count & 15 and clock() > deadline:
             break
         part = pos.parts[i]
         live, dead = live_after(g, part, k, region)
@@ -750,8 +756,9 @@ def parity_region(pos: Position, deadline: float | None = None) -> int:
     return best_candidate(pos, parity_score, deadline)
 
 
-def strong_region(pos: Position, deadline: float, memory: Memory | None = None) -> int:
-    """The move of the strong bot, decided by ``deadline`` (process CPU time).
+def strong_region(pos: Position, deadline: float, memory: Memory | None = None,
+                  clock: Callable[[], float] = time.process_time) -> int:
+    """The move of the strong bot, decided by ``deadline`` (by ``clock``: process CPU time).
 
     First the candidate moves ranked by ``parity_score``; then a short exact
     search, which plays a winning (or drawing) move if it finishes; else the
@@ -760,10 +767,10 @@ def strong_region(pos: Position, deadline: float, memory: Memory | None = None) 
     again, with its memo, until the deadline; else the best-ranked move.
     ``memory`` carries what the searches learnt to the next call."""
     memory = memory or Memory()
-    now = time.process_time()
-    ranked = ranked_candidates(pos, parity_score, now + 0.3 * (deadline - now))
-    now = time.process_time()
-    exact = Solver(deadline=now + 0.15 * (deadline - now), memory=memory)
+    now = clock()
+    ranked = ranked_candidates(pos, parity_score, now + 0.3 * (deadline - now), clock)
+    now = clock()
+    exact = Solver(deadline=now + 0.15 * (deadline - now), memory=memory, clock=clock)
     try:
         value, region = exact.best(pos)
         if region is not None and value != LOSS:
@@ -771,7 +778,7 @@ def strong_region(pos: Position, deadline: float, memory: Memory | None = None) 
         return _swindle(pos, exact, deadline) or ranked[0][3]
     except TooBig:
         pass
-    found = _model_win(pos, [entry[1:] for entry in ranked], exact, Solver(False, deadline, memory), deadline)
+    found = _model_win(pos, [entry[1:] for entry in ranked], exact, Solver(False, deadline, memory, clock), deadline)
     if found is not None:
         return found
     exact.budget.deadline = deadline
@@ -811,7 +818,7 @@ def _model_win(pos: Position, moves: list[tuple[int, int, int]], exact: Solver, 
             child = after_move(pos, i, k, region)
             if model.value(child) != LOSS:
                 continue
-            now = time.process_time()
+            now = exact.budget.clock()
             exact.budget.deadline = now + 0.4 * (deadline - now)
             try:
                 if exact.value(child) != LOSS:
