@@ -172,6 +172,27 @@ def load(store: Store, record: dict[str, Any]) -> Replay:
     return replay(referee, recorded_board(referee, store, record)[1], record)
 
 
+def bot_input(store: Store, record: dict[str, Any], number: int) -> tuple[dict[str, Any], dict[str, str]]:
+    """The record entry of the move numbered ``number`` as the replay numbers it (the game's own count:
+    a tic-tac-toe board's opening moves come first) and the files the arena gave that bot (``game.in``
+    and any other the game has), recomputed by the referee from the board and the moves before it:
+    to run a bot on that position again, or to give it to ``arena solve``."""
+    moves = record["moves"]
+    if not moves:
+        raise ArenaError(f"game {record['id']!r} has no recorded move")
+    referee = get_referee(record["game"])
+    stepper = Stepper(referee, recorded_board(referee, store, record)[1], record)
+    first, last = stepper.before + 1, stepper.before + len(moves)
+    if not first <= number <= last:
+        raise ArenaError(f"the bots' moves of game {record['id']!r} are numbered {first} to {last}: "
+                         f"--input takes one of those, not {number}")
+    state = stepper.start().state
+    for entry in moves[:number - first]:
+        state = stepper.step(entry)[-1].state
+    entry = moves[number - first]
+    return entry, referee.render(state, entry["seat"])
+
+
 # ---------------------------------------------------------------- text
 # What a bot printed and the names it was given are shown with ``display``: every control
 # character as a visible escape.  A line the arena composed from quoted parts (a referee's

@@ -247,6 +247,56 @@ def test_replay_errors_name_what_is_wrong(tournaments: dict[str, Path]) -> None:
     assert missing.returncode == 2 and "no recorded game has id 'nope|a|b'" in missing.stderr
 
 
+def test_input_gives_a_bot_what_it_read_and_it_moves_as_it_did(tournaments: dict[str, Path], tmp_path: Path) -> None:
+    """``arena replay --input N --to DIR``: the files of the Nth move; greedy.py (which decides the
+    same way every time on these small boards) run there again writes the move it was recorded
+    writing, at every one of its moves."""
+    folder = tournaments["paint"]
+    record = next(r for r in Store.open_existing(folder).records() if r["seats"] == ["chatty", "greedy"])
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    checked = 0
+    for number, entry in enumerate(record["moves"], 1):
+        if entry["seat"] != 1:
+            continue
+        moved = tmp_path / f"move{number}"
+        out = _arena("replay", str(folder), record["id"], "--input", str(number), "--to", str(moved), cwd=folder)
+        assert out.returncode == 0, out.stderr
+        assert f"what greedy (seat 2) read at move {number} of game" in out.stdout
+        assert sorted(p.name for p in moved.iterdir()) == ["game.in"]
+        subprocess.run([sys.executable, str(ROOT / "bots/greedy.py")], cwd=moved, env=env, check=True, timeout=60)
+        assert (moved / "game.out").read_text() == entry["output"], number
+        checked += 1
+    assert checked >= 2
+    printed = _arena("replay", str(folder), record["id"], "--input", "1", cwd=folder)
+    assert printed.returncode == 0 and printed.stdout == textwrap.dedent(PAINT_BOARD).lstrip().replace("\n\n", "\n")
+    pvp = tournaments["crossword-pvp"]
+    pvp_id = Store.open_existing(pvp).records()[0]["id"]
+    words = _arena("replay", str(pvp), pvp_id, "--input", "2", "--to", str(tmp_path / "pvp"), cwd=pvp)
+    assert words.returncode == 0, words.stderr
+    assert sorted(p.name for p in (tmp_path / "pvp").iterdir()) == ["game.in", crossword.WORDS_FILE]
+    alone = _arena("replay", str(pvp), pvp_id, "--input", "2", cwd=pvp)
+    assert alone.stdout == (tmp_path / "pvp" / "game.in").read_text() and crossword.WORDS_FILE in alone.stderr
+    beyond = _arena("replay", str(folder), record["id"], "--input", "999", cwd=folder)
+    moves = len(record["moves"])
+    assert beyond.returncode == 2 and f"are numbered 1 to {moves}: --input takes one of those, not 999" in beyond.stderr
+
+
+def test_input_numbers_moves_as_the_replay_does(tmp_path: Path) -> None:
+    """A tic-tac-toe board with an opening of two moves: the bots' first move is move 3, in the
+    replay and for --input."""
+    bots = [_copy(ROOT / "bots/tictactoe3d/random.py", tmp_path / "bots", n) for n in ("random.py", "lucky.py")]
+    board = _copy(ROOT / "boards/tictactoe3d/board1.in", tmp_path / "boards", "board1.in")
+    folder = _tournament(tmp_path, "tictactoe3d", bots, [board])
+    record = Store.open_existing(folder).records()[0]
+    shown = _arena("replay", str(folder), record["id"], cwd=folder)
+    assert "after an opening of 2 moves" in shown.stdout and "== move 3: " in shown.stdout
+    first = _arena("replay", str(folder), record["id"], "--input", "3", cwd=folder)
+    referee = games.referee("tictactoe3d")
+    assert first.returncode == 0 and first.stdout == referee.render(referee.load(board.read_text()), 0)["game.in"]
+    early = _arena("replay", str(folder), record["id"], "--input", "2", cwd=folder)
+    assert early.returncode == 2 and "are numbered 3 to " in early.stderr
+
+
 def test_show_formats_csv_and_json(tournaments: dict[str, Path]) -> None:
     folder = tournaments["paint"]
     data = json.loads(_arena("show", str(folder), "--format", "json", cwd=folder).stdout)

@@ -10,6 +10,7 @@ from pathlib import Path
 from arena import html, replay, views
 from arena.commands import open_results
 from arena.errors import ArenaError
+from arena.text import display
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -30,13 +31,33 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seats", metavar="A,B", help="the game with these bots in this seat order")
     parser.add_argument("--fault", action="store_true", help="the first game with a fault (of those chosen)")
     parser.add_argument("--html", metavar="FILE", help="write the replay as an HTML page to FILE")
+    parser.add_argument("--input", metavar="N", type=positive_int,
+                        help="instead of the replay, what the bot read at move N (numbered as the replay numbers them): "
+                        "game.in is printed, or with --to every file the game gives its bots is written to DIR. "
+                        "To run a bot on that position again (cd DIR and start it), or to give the position to "
+                        "'arena solve'")
+    parser.add_argument("--to", metavar="DIR", help="with --input: write the files into DIR (made if missing)")
     parser.set_defaults(func=main)
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a move number (1, 2, ...), not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a move number (1, 2, ...), not {value}")
+    return value
 
 
 def main(args: argparse.Namespace) -> int:
     store = open_results(args.folder)
     seats = args.seats.split(",") if args.seats else None
     record = replay.find_game(store, args.game, board=args.board, seats=seats, fault=args.fault)
+    if args.to and not args.input:
+        raise ArenaError("--to needs --input N (the move whose input to write)")
+    if args.input:
+        return write_input(record, *replay.bot_input(store, record, args.input), args)
     game = replay.load(store, record)
     if args.html:
         legend = views.legend(record["game"])
@@ -46,6 +67,28 @@ def main(args: argparse.Namespace) -> int:
         # colour only for a terminal, and not when NO_COLOR is set (no-color.org)
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
         print(replay.game_text(game, colour=colour), end="")
+    return 0
+
+
+def write_input(record: dict, entry: dict, files: dict[str, str], args: argparse.Namespace) -> int:
+    """``--input``: the files of one move, printed (game.in) or written to ``--to``."""
+    bot = record["seats"][entry["seat"]]
+    what = f"what {display(bot)} (seat {entry['seat'] + 1}) read at move {args.input} of game {display(record['id'])}"
+    if not args.to:
+        others = sorted(set(files) - {"game.in"})
+        if others:
+            print(f"(game.in only; {', '.join(others)} too with --to DIR)", file=sys.stderr)
+        text = files["game.in"]
+        print(display(text, multiline=True) if sys.stdout.isatty() else text, end="")
+        return 0
+    folder = Path(args.to)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ArenaError(f"cannot write into {str(folder)!r}: {exc}") from None
+    print(f"{args.to}: {', '.join(sorted(files))}: {what}")
     return 0
 
 
