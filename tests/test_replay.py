@@ -279,6 +279,8 @@ def test_input_gives_a_bot_what_it_read_and_it_moves_as_it_did(tournaments: dict
     beyond = _arena("replay", str(folder), record["id"], "--input", "999", cwd=folder)
     moves = len(record["moves"])
     assert beyond.returncode == 2 and f"are numbered 1 to {moves}: --input takes one of those, not 999" in beyond.stderr
+    both = _arena("replay", str(folder), record["id"], "--input", "1", "--html", str(tmp_path / "r.html"), cwd=folder)
+    assert both.returncode == 2 and "one or the other" in both.stderr and not (tmp_path / "r.html").exists()
 
 
 def test_input_numbers_moves_as_the_replay_does(tmp_path: Path) -> None:

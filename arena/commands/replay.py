@@ -56,6 +56,8 @@ def main(args: argparse.Namespace) -> int:
     record = replay.find_game(store, args.game, board=args.board, seats=seats, fault=args.fault)
     if args.to and not args.input:
         raise ArenaError("--to needs --input N (the move whose input to write)")
+    if args.input and args.html:
+        raise ArenaError("--input and --html: one or the other (a move's input, or the whole replay as a page)")
     if args.input:
         return write_input(record, *replay.bot_input(store, record, args.input), args)
     game = replay.load(store, record)
