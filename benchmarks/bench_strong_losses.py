@@ -10,6 +10,14 @@ the bot: ``move:before->after(numbers left)``, from the bot's side: W won, L los
     python benchmarks/bench_strong_losses.py results/NAME/games.jsonl --bot strong
 
 Prints a summary: lost games, and how many of them have a thrown won position.
+
+With ``--plies K [K ...]``, where the games of a match are decided: the games of the pairs the two
+bots split (the same board in both seat orders, each bot winning one), the position after each ply
+K valued from the side of the game's winner: W (the winner holds a proven win there), L (the
+winner's side is lost there: a won position was thrown later), ? (not settled), and per ply how
+many of the winners held the win (the bot's README, section 26):
+
+    python benchmarks/bench_strong_losses.py results/NAME/games.jsonl --plies 1 2 --seconds 60
 """
 
 from __future__ import annotations
@@ -25,16 +33,21 @@ ROOT = Path(__file__).resolve().parent.parent
 from bench_solve_reach import records_file
 from bench_strong_exact import solve
 
-from referees.paint import apply_move, numbers_left, parse_board, parse_move
+from referees.paint import apply_move, board_text, numbers_left, parse_board, parse_move
 
 SIGNS = {1: "W", -1: "L", 0: "D", None: "?"}
+
+
+def initial_state(record: dict):
+    """The board a recorded game started from (its path as recorded: relative to the project)."""
+    path = Path(record["board"]["path"])
+    return parse_board((path if path.is_absolute() else ROOT / path).read_text())
 
 
 def lost_game(args: tuple[dict, str, float]) -> tuple[str, bool]:
     """(the game's line, whether the bot threw a won position)."""
     record, bot, seconds = args
-    path = Path(record["board"]["path"])
-    state = parse_board((path if path.is_absolute() else ROOT / path).read_text())
+    state = initial_state(record)
     me = record["seats"].index(bot)
     entries, threw = [], False
     for i, move in enumerate(record["moves"]):
@@ -51,14 +64,65 @@ def lost_game(args: tuple[dict, str, float]) -> tuple[str, bool]:
     return f"{record['id']} (the bot in seat {me}): " + " ".join(entries), threw
 
 
+def split_games(records: list[dict]) -> list[dict]:
+    """The games of the pairs split one win each: the same board and bots in both seat orders, each
+    bot the winner of one of the two games."""
+    pairs: dict[tuple, list[dict]] = {}
+    for r in records:
+        if r["game"] == "paint" and (r.get("outcome") or {}).get("winner") is not None:
+            pairs.setdefault((r["board"]["name"], frozenset(r["seats"])), []).append(r)
+    return [r for games in pairs.values() if len(games) == 2 and games[0]["seats"] == games[1]["seats"][::-1]
+            and len({g["seats"][g["outcome"]["winner"]] for g in games}) == 2 for r in games]
+
+
+def value_after(args: tuple[str, float, bool]) -> int | None:
+    """The solver's value of a position (board text, which does not say whose turn it is) for the
+    game's winner, who is or is not the player to move."""
+    text, seconds, winner_to_move = args
+    value, _ = solve(parse_board(text), seconds)
+    return None if value is None else (value if winner_to_move else -value)
+
+
+def decided(records: list[dict], plies: list[int], seconds: float, parallel: int) -> None:
+    """--plies: the split pairs' positions after each ply, from the winner's side."""
+    games = split_games(records)
+    jobs, where = [], []
+    for record in games:
+        state, winner = initial_state(record), record["outcome"]["winner"]
+        for ply, move in enumerate(record["moves"], 1):
+            state = apply_move(state, parse_move(move["output"]))
+            if ply in plies:
+                jobs.append((board_text(state), seconds, state.seat == winner))
+                where.append((record["id"], ply))
+    values: dict[str, dict[int, int | None]] = {}
+    with ProcessPoolExecutor(parallel) as pool:
+        for (game, ply), value in zip(where, pool.map(value_after, jobs)):
+            values.setdefault(game, {})[ply] = value
+    for record in games:
+        found = values.get(record["id"], {})
+        winner = record["seats"][record["outcome"]["winner"]]
+        print(f"{record['id']} (won by {winner}): " + " ".join(f"{k}:{SIGNS[v]}" for k, v in sorted(found.items())))
+    print(f"{len(games)} games of {len(games) // 2} split pairs; values from the side of each game's winner, "
+          f"{seconds:g} s each")
+    for ply in plies:
+        got = [v[ply] for v in values.values() if ply in v]
+        print(f"position after ply {ply} ({len(got) - got.count(None)} settled of {len(got)}): "
+              f"held by the winner {got.count(1)}, lost by the winner {got.count(-1)}, drawn {got.count(0)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", type=records_file, help="a tournament's games.jsonl")
     parser.add_argument("--bot", default="strong", help="the bot's name in the records (default strong)")
     parser.add_argument("--seconds", type=float, default=10.0, help="the solver's time per position (default 10)")
     parser.add_argument("--parallel", type=int, default=2)
+    parser.add_argument("--plies", type=int, nargs="+", metavar="K",
+                        help="instead: the split pairs' positions after these plies, from the winner's side")
     args = parser.parse_args()
     records = [json.loads(line) for line in args.records.read_text().splitlines() if line.strip()]
+    if args.plies:
+        decided(records, args.plies, args.seconds, args.parallel)
+        return 0
     lost = [r for r in records if r["game"] == "paint" and args.bot in r["seats"]
             and (winner := (r.get("outcome") or {}).get("winner")) is not None and r["seats"][winner] != args.bot]
     thrown = 0
