@@ -64,6 +64,12 @@ def records_file(text: str) -> Path:
     return path
 
 
+def initial_state(record: dict) -> PaintState:
+    """The board a recorded game started from (its path as recorded: relative to the project)."""
+    board = Path(record["board"]["path"])
+    return parse_board((board if board.is_absolute() else ROOT / board).read_text())
+
+
 def record_positions(path: Path, from_ply: int, every: int = 1,
                      to_ply: int | None = None) -> list[tuple[str, PaintState]]:
     """(name, position) before every `every`-th move from `from_ply` on (to `to_ply`, when given),
@@ -71,8 +77,7 @@ def record_positions(path: Path, from_ply: int, every: int = 1,
     found = []
     for line in path.read_text().splitlines():
         record = json.loads(line)
-        board = Path(record["board"]["path"])
-        state = parse_board((board if board.is_absolute() else ROOT / board).read_text())
+        state = initial_state(record)
         for ply, move in enumerate(record["moves"]):
             if to_ply is not None and ply > to_ply:
                 break

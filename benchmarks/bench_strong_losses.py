@@ -26,22 +26,13 @@ import argparse
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-from bench_solve_reach import records_file
+from bench_solve_reach import initial_state, records_file
 from bench_strong_exact import solve
 
 from referees.paint import apply_move, board_text, numbers_left, parse_board, parse_move
 
 SIGNS = {1: "W", -1: "L", 0: "D", None: "?"}
-
-
-def initial_state(record: dict):
-    """The board a recorded game started from (its path as recorded: relative to the project)."""
-    path = Path(record["board"]["path"])
-    return parse_board((path if path.is_absolute() else ROOT / path).read_text())
 
 
 def lost_game(args: tuple[dict, str, float]) -> tuple[str, bool]:

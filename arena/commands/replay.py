@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from arena import html, replay, views
-from arena.commands import open_results
+from arena.commands import open_results, positive_int
 from arena.errors import ArenaError
 from arena.text import display
 
@@ -38,16 +38,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "'arena solve'")
     parser.add_argument("--to", metavar="DIR", help="with --input: write the files into DIR (made if missing)")
     parser.set_defaults(func=main)
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a move number (1, 2, ...), not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a move number (1, 2, ...), not {value}")
-    return value
 
 
 def main(args: argparse.Namespace) -> int:
