@@ -464,6 +464,38 @@ def test_a_heap_is_made_smaller_after_the_parts_own_first_moves():
     assert_the_knob_halves_the_steps(state, "STRONG_HEAP_LATE")
 
 
+#: The position before ply 3 of a group 2 game (strong against search.py, seed 23 of group 2 seed
+#: 1), won for the player to move.  The winning move refutes far more of the opponent's replies
+#: in its share of round 2 than the moves before it in the list, which the rounds searched first.
+PROGRESS_FIRST = """15
+# # # # # 9 # 5 # 5 10 B # # 7
+# # # # # # # # 5 # 8 B # # #
+# # # # # # 7 B B B B B # # #
+# # # # # # # # 8 5 8 # # # 6
+# # # # # # # # # 8 B # # # #
+# # # # # # # 7 # # B # # # #
+# # # # # # # # # 6 B # # # #
+# # # # # # # # 8 B B B # # #
+# # # # # # # # # # # # # # #
+8 B # # # # # # # # # # # # #
+6 B B 7 8 # # # 5 # # # # # #
+# 7 B B B 9 # # # 10 # # # # #
+9 # # B 5 # # # # # # # # # #
+# 8 B B 9 # # # # # # # # # #
+# # # B 8 # 10 # # # # # # # #
+"""
+
+
+def test_the_rounds_search_first_the_moves_that_refute_most():
+    """After each round from the second on, the two moves whose searches refuted the most replies go
+    to the front of the list (bots/strong/README.md, section 27): the win above takes under half
+    the steps of ``STRONG_PROGRESS_TOP=0`` (280 000 against 1.7 M), the same value, a move that wins."""
+    state = parse_board(PROGRESS_FIRST)
+    if engine_lines(state, 10) is None:
+        pytest.skip("no C++ engine")
+    assert_the_knob_halves_the_steps(state, "STRONG_PROGRESS_TOP")
+
+
 @pytest.mark.parametrize("text", DEAD_WINS + [CANDIDATES_LOST, ENUMERATION_CUT],
                          ids=["seed3", "seed4", "candidates-lost", "enumeration-cut"])
 def test_strong_finds_a_win_that_a_hard_first_move_hides(champion, tmp_path, text):
