@@ -302,6 +302,30 @@ def test_strong_gives_a_10x10_board_of_many_numbers_in_little_room_to_the_exact_
     _strong_wins(champion, tmp_path / "strong", board_text(generate_board(10, 3, 3, 8, 7)), "exact win")
 
 
+#: 27 live numbers in 72 free cells (a position of bench_strong_exact.py positions, seed 6227):
+#: won for the player to move, arena solve 0.16 s (81 000 steps).
+DENSE_WIN = """10
+# # # # # # # # # #
+# # # # 3 # 4 # # #
+# # 7 # # 7 # # # #
+# # # # 4 8 # 3 8 #
+# # # # 5 3 4 # 8 #
+7 6 5 6 8 8 # 3 # #
+5 5 5 # # # 5 # # #
+# # # 3 # # # 4 # #
+6 # # # # # # # 4 #
+3 # # # # # # # # #
+"""
+
+
+def test_strong_gives_many_numbers_in_little_room_the_narrow_rounds(champion, tmp_path):
+    """Too many live numbers to be small (at most 24 in at most 90 cells get 85 % of the move), yet
+    little room: the wide rounds of the middle game ended in round 1 and the model's move, refuted,
+    left the tree to throw the win.  The narrow rounds (decay 2, main.cpp's `dense`) prove it within
+    the middle game's share (README, section 28)."""
+    _strong_wins(champion, tmp_path / "strong", DENSE_WIN, "exact win")
+
+
 #: Group 2 positions from games strong lost to bots/search.py (arena match, fresh boards, seeds 3
 #: and 4), where a number is already dead: the solver wins them in 0.7 and 1.5 s (of which the
 #: depth-first search spends most on refuting losing moves tried first); the winning move itself

@@ -127,6 +127,12 @@ static int EXACT_SURE = 10;
 // of 12 to 24 live numbers 78 to 160 cells, group 3 ones 200 to 400 (a 10x10 number of 1 to 9 has
 // far fewer regions than a 15x15 one of 5 to 10).  Of 80 10x10 boards the solver calls won, the
 // bot lost 13 with it, 17 or 18 without (README, section 21).  0: the live count alone, as before.
+// Beyond SMALL_ROOM_LIVE live numbers a position in at most SMALL_ROOM cells (many 1s to 4s close
+// together) keeps the middle game's share but has the narrow rounds: 27 live numbers in 72 cells
+// that the solver wins in 0.16 s (81 000 steps) were thrown with the wide rounds, which ended in
+// round 1 (8 000 steps for the first move); narrow, the move proves the win in 0.14-0.18 s.  With
+// EXACT_SMALL_SHARE as well, a position of 25 live numbers in 75 cells that no move's search settles
+// was thrown: the tree, which wins it, got no time (README, section 28).
 static int SMALL_ROOM = 90;
 static const int SMALL_ROOM_LIVE = 24;
 static double EXACT_MID_SHARE = 0.4;
@@ -2117,12 +2123,13 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     double now = cpu();
     int live = pos.numbers(), room = 0;
     for (auto& p : pos.parts) room += COUNT(p.empty);
-    bool small = live <= EXACT_SURE || (SMALL_ROOM > 0 && live <= SMALL_ROOM_LIVE && room <= SMALL_ROOM);
+    bool dense = SMALL_ROOM > 0 && room <= SMALL_ROOM;
+    bool small = live <= EXACT_SURE || (dense && live <= SMALL_ROOM_LIVE);
     budget.deadline = now + (small ? EXACT_SMALL_SHARE : live <= 40 ? EXACT_MID_SHARE : live <= EXACT_NUMBERS ? EXACT_SHARE : 0.15) * (DEADLINE - now);
     bool lost = false;
     vector<Cand> ranked;
     bool rounds = ROUNDS && live <= 40;
-    if (live <= NARROW_LIVE || small) narrowRounds();
+    if (live <= NARROW_LIVE || small || dense) narrowRounds();
     try {
         Mask move;
         bool has = false;
