@@ -22,7 +22,9 @@
     python benchmarks/bench_strong_exact.py positions --count 500 --settle 2 --source /tmp/variant/main.cpp
     python benchmarks/bench_strong_exact.py positions --records results/NAME/games.jsonl --from-ply 0 --to-ply 6 --settle 3 --verify 3
 
-Prints one line per failure and a summary; exits 1 on any failure or fault.
+Prints one line per failure (with how the bot chose its move: the last line of its
+``STRONG_VERBOSE`` report, such as ``model win`` or ``mcts``) and a summary; exits 1 on any
+failure or fault.
 """
 
 from __future__ import annotations
@@ -65,8 +67,14 @@ def solve(state: PaintState, seconds: float) -> tuple[int | None, str | None]:
 
 
 def bot_move(binary: str, state: PaintState, folder: Path) -> tuple[str | None, float, str]:
-    run = run_bot([binary], folder, REFEREE.render(state, state.seat), Limits(cpu=1.0))
-    return run.output if run.verdict == "ok" else None, run.cpu, f"{run.verdict} {run.message}"
+    """(game.out or None on a fault, CPU, how the bot chose: the last line of its STRONG_VERBOSE
+    report, such as "model win" or "exact win"; on a fault the verdict and its message)."""
+    run = run_bot([binary], folder, REFEREE.render(state, state.seat), Limits(cpu=1.0),
+                  env={"STRONG_VERBOSE": "1"})
+    if run.verdict != "ok":
+        return None, run.cpu, f"{run.verdict} {run.message}"
+    lines = run.stderr.strip().splitlines()
+    return run.output, run.cpu, lines[-1].split(", cpu")[0] if lines else "?"
 
 
 def position_case(args: tuple[str, int, float, float]) -> tuple[str, str, float]:
@@ -100,16 +108,17 @@ def check_position(binary: str, state: PaintState, name: str, settle: float,
     if value == -1:
         return "loss", "", 0.0
     with tempfile.TemporaryDirectory(prefix="bench-exact-") as tmp:
-        output, cpu, why = bot_move(binary, state, Path(tmp))
+        output, cpu, how = bot_move(binary, state, Path(tmp))
     if output is None:
-        return "FAIL", f"{name}: the bot faulted ({why})\n{board_text(state)}", cpu
+        return "FAIL", f"{name}: the bot faulted ({how})\n{board_text(state)}", cpu
     move = parse_move(output)
     check_move(state, move)
     after, _ = solve(apply_move(state, move), verify)
     if after is None:
-        return "unverified", name, cpu
+        return "unverified", f"{name} (the bot: {how})", cpu
     if after != -value:
-        return "FAIL", f"{name}: value {value}, after the bot's move {-after}\n{board_text(state)}", cpu
+        return "FAIL", (f"{name}: value {value}, after the bot's move {-after} (the bot: {how}, "
+                        f"{cpu:.3f} s)\n{board_text(state)}"), cpu
     return "settled-win" if value == 1 else "settled-draw", "", cpu
 
 
@@ -124,14 +133,15 @@ def game_case(args: tuple[str, int, float]) -> tuple[str, str, float]:
     value, _ = solve(state, settle)
     if value != 1:
         return "unknown" if value is None else "not-won", "", 0.0
-    worst = 0.0
+    worst, hows = 0.0, []
     with tempfile.TemporaryDirectory(prefix="bench-exact-game-") as tmp:
         while (end := outcome(state)) is None:
             if state.seat == 0:
-                output, cpu, why = bot_move(binary, state, Path(tmp) / "bot")
+                output, cpu, how = bot_move(binary, state, Path(tmp) / "bot")
                 worst = max(worst, cpu)
                 if output is None:
-                    return "FAIL", f"seed {seed} {shape}: the bot faulted ({why})", worst
+                    return "FAIL", f"seed {seed} {shape}: the bot faulted ({how})", worst
+                hows.append(how)
                 move = parse_move(output)
             else:
                 _, best = solve(state, settle)
@@ -139,7 +149,8 @@ def game_case(args: tuple[str, int, float]) -> tuple[str, str, float]:
             check_move(state, move)
             state = apply_move(state, move)
     if end.winner != 0:
-        return "FAIL", f"seed {seed} {shape}: the bot lost a board the solver calls won", worst
+        return "FAIL", (f"seed {seed} {shape}: the bot lost a board the solver calls won "
+                        f"(its moves: {'; '.join(hows)})"), worst
     return "won", "", worst
 
 
