@@ -127,7 +127,7 @@ static int EXACT_SURE = 10;
 // of 12 to 24 live numbers 78 to 160 cells, group 3 ones 200 to 400 (a 10x10 number of 1 to 9 has
 // far fewer regions than a 15x15 one of 5 to 10).  Of 80 10x10 boards the solver calls won, the
 // bot lost 13 with it, 17 or 18 without (README, section 21).  0: the live count alone, as before.
-// Beyond SMALL_ROOM_LIVE live numbers a position in at most SMALL_ROOM cells (many 1s to 4s close
+// Beyond SMALL_ROOM_LIVE live numbers a position in at most SMALL_ROOM cells (small numbers close
 // together) keeps the middle game's share but has the narrow rounds: 27 live numbers in 72 cells
 // that the solver wins in 0.16 s (81 000 steps) were thrown with the wide rounds, which ended in
 // round 1 (8 000 steps for the first move); narrow, the move proves the win in 0.14-0.18 s.  With
