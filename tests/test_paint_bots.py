@@ -8,6 +8,7 @@ time from odd positions no generator makes."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import resource
@@ -43,7 +44,9 @@ from referees.paint import (
     outcome,
     parse_board,
     parse_move,
+    playable_numbers,
 )
+from referees.paint import regions as referee_regions
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
@@ -324,6 +327,32 @@ def test_strong_gives_many_numbers_in_little_room_the_narrow_rounds(champion, tm
     left the tree to throw the win.  The narrow rounds (decay 2, main.cpp's `dense`) prove it within
     the middle game's share (README, section 28)."""
     _strong_wins(champion, tmp_path / "strong", DENSE_WIN, "exact win")
+
+
+def test_bench_strong_exact_says_how_the_bot_chose_a_move_that_throws_a_win(champion, tmp_path, monkeypatch):
+    """benchmarks/bench_strong_exact.py judges a bot's move where the solver settles the position:
+    the champion keeps a won position; a bot that throws it is a FAIL whose line says how the bot
+    chose the move (the last line of its STRONG_VERBOSE report) and shows the board."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    bench = importlib.import_module("bench_strong_exact")
+    rng = random.Random(5)
+    while True:  # a small won position with a move that throws the win
+        state = random_state(rng, 4, 4, 0.35)
+        if outcome(state) is not None or brute_value(state) != WIN:
+            continue
+        throws = [PaintMove.of(state, region) for i in playable_numbers(state) for region in referee_regions(state, i)
+                  if brute_value(apply_move(state, PaintMove.of(state, region))) == WIN]
+        if throws:
+            break
+    assert bench.check_position(str(champion), state, "case", 2.0, 2.0)[0] == "settled-win"
+    thrower = tmp_path / "thrower.sh"  # (a bot that plays the throw and reports as strong does)
+    thrower.write_text(f"#!/bin/sh\nprintf '{throws[0].to_text()}' > game.out\n"
+                       "echo 'exact: 3 live in 9 cells' >&2\necho 'model win, cpu 0.010' >&2\n")
+    thrower.chmod(0o755)
+    verdict, detail, _ = bench.check_position(str(thrower), state, "case", 2.0, 2.0)
+    assert verdict == "FAIL"
+    assert detail.startswith("case: value 1, after the bot's move -1 (the bot: model win, "), detail
+    assert board_text(state) in detail
 
 
 #: Group 2 positions from games strong lost to bots/search.py (arena match, fresh boards, seeds 3
