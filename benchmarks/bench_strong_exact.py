@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from bench_solve_reach import record_positions, records_file
 
 from arena.sandbox import Limits, run_bot
+from arena.text import display
 from generator.paint import generate_board
 from players.paint import read_solve_lines, solve_lines
 from referees.paint import (
@@ -72,9 +73,9 @@ def bot_move(binary: str, state: PaintState, folder: Path) -> tuple[str | None, 
     run = run_bot([binary], folder, REFEREE.render(state, state.seat), Limits(cpu=1.0),
                   env={"STRONG_VERBOSE": "1"})
     if run.verdict != "ok":
-        return None, run.cpu, f"{run.verdict} {run.message}"
-    lines = run.stderr.strip().splitlines()
-    return run.output, run.cpu, lines[-1].split(", cpu")[0] if lines else "?"
+        return None, run.cpu, display(f"{run.verdict} {run.message}")
+    lines = run.stderr.strip().splitlines()  # (what a bot printed: escaped for the terminal)
+    return run.output, run.cpu, display(lines[-1].split(", cpu")[0]) if lines else "?"
 
 
 def position_case(args: tuple[str, int, float, float]) -> tuple[str, str, float]:

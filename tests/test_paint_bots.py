@@ -340,19 +340,29 @@ def test_bench_strong_exact_says_how_the_bot_chose_a_move_that_throws_a_win(cham
         state = random_state(rng, 4, 4, 0.35)
         if outcome(state) is not None or brute_value(state) != WIN:
             continue
-        throws = [PaintMove.of(state, region) for i in playable_numbers(state) for region in referee_regions(state, i)
-                  if brute_value(apply_move(state, PaintMove.of(state, region))) == WIN]
+        moves = [PaintMove.of(state, region) for i in playable_numbers(state) for region in referee_regions(state, i)]
+        throws = [move for move in moves if brute_value(apply_move(state, move)) == WIN]
         if throws:
             break
     assert bench.check_position(str(champion), state, "case", 2.0, 2.0)[0] == "settled-win"
-    thrower = tmp_path / "thrower.sh"  # (a bot that plays the throw and reports as strong does)
-    thrower.write_text(f"#!/bin/sh\nprintf '{throws[0].to_text()}' > game.out\n"
-                       "echo 'exact: 3 live in 9 cells' >&2\necho 'model win, cpu 0.010' >&2\n")
-    thrower.chmod(0o755)
-    verdict, detail, _ = bench.check_position(str(thrower), state, "case", 2.0, 2.0)
+
+    def thrower(report: str) -> str:  # (a bot that plays the throw and reports as strong does)
+        script = tmp_path / "thrower.sh"
+        script.write_text(f"#!/bin/sh\nprintf '{throws[0].to_text()}' > game.out\n"
+                          f"echo 'exact: 3 live in 9 cells' >&2\nprintf '{report}' >&2\n")
+        script.chmod(0o755)
+        return str(script)
+
+    verdict, detail, _ = bench.check_position(thrower("model win, cpu 0.010\\n"), state, "case", 2.0, 2.0)
     assert verdict == "FAIL"
     assert detail.startswith("case: value 1, after the bot's move -1 (the bot: model win, "), detail
     assert board_text(state) in detail
+    # the report is the bot's own text: escape sequences and markup reach the terminal escaped
+    verdict, detail, _ = bench.check_position(thrower("\\033[2J<b>won</b>\\007, cpu 0.010\\n"), state, "case",
+                                              2.0, 2.0)
+    assert verdict == "FAIL"
+    assert "(the bot: \\x1b[2J<b>won</b>\\x07, " in detail, detail
+    assert "\x1b" not in detail and "\x07" not in detail
 
 
 #: Group 2 positions from games strong lost to bots/search.py (arena match, fresh boards, seeds 3
