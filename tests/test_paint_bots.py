@@ -721,9 +721,11 @@ def test_strong_plays_the_win_the_tree_proves_at_its_root(champion, tmp_path):
     """With no time for the exact search by rounds and no model, the tree's first look proves the
     root won, and makes no children there: the move is then found by rounds over the table that
     holds the proof (it was the ranking's first, which need not win).  (The 14-live position: the
-    2-live one is solved before the rounds first read the clock.)"""
+    2-live one is solved before the rounds first read the clock.  So is this one with the ranking
+    of README section 29, which puts a win first here: the ranking from before, by parity, keeps
+    the rounds from proving it before they stop.)"""
     _strong_wins(champion, tmp_path / "strong", LATE_GROUP3_14, "exact win, after the tree",
-                 STRONG_EXACT_MID="0", STRONG_EXACT_SMALL="0", STRONG_MODEL="0")
+                 STRONG_EXACT_MID="0", STRONG_EXACT_SMALL="0", STRONG_MODEL="0", STRONG_UNKNOWN_PARITY="1")
 
 
 #: A position of bench_strong_exact.py (positions, seed 2280) the solver wins in 0.3 s.  The tree
@@ -749,6 +751,57 @@ def test_strong_gives_the_time_a_spinning_tree_wastes_to_the_exact_search(champi
     the tree: its share is 0, and the position, small by its room, is not taken for a small one.)"""
     _strong_wins(champion, tmp_path / "strong", TREE_SPIN, "exact win, after the tree",
                  STRONG_EXACT_MID="0", STRONG_SMALL_ROOM="0", STRONG_MODEL="0")
+
+
+#: Sixteen numbers in one part above a wall (too many for the ranking's estimates to value), and
+#: below it a 2 and a 1 with one cell between them: a part of value 2 (the 2 can take the 1 with it
+#: or spare it; the 1 spares the 2).  Taking both leaves the big part alone.  Valued by the parity
+#: of its 16 numbers it is 0, so that move looked like leaving the opponent nothing to win; its
+#: value is not 0, and the solver proves the move lost.  Found by trying random clusters.
+BIG_BESIDE_A_PAIR = """10
+# # 3 # # # # # 5 #
+2 # # 5 # # # 3 # #
+2 # 4 # # # # # # #
+# # # # # # # 5 5 #
+# # 3 # # 5 3 5 # #
+# # # 4 4 # # # # 2
+# # # # # # # # # #
+B B B B B B B B B B
+# # # # # # # # # #
+# # # 2 # 1 # # # #
+"""
+
+
+def _ranking(champion: Path, board: str, **knobs: str) -> list[tuple[str, PaintMove]]:
+    """The champion's ranking of a position (``--rank``): (what each move leaves, the move)."""
+    run = subprocess.run([str(champion), "--rank", "1000"], input=board, capture_output=True, text=True,
+                         timeout=60, check=True, env={**os.environ, **knobs})
+    ranked = []
+    for line in run.stdout.splitlines():
+        head, cells = line.split(":")
+        numbers = [int(t) for t in cells.split()]
+        ranked.append((head.split(",")[0].removeprefix("leaves "), PaintMove(tuple(zip(numbers[::2], numbers[1::2])))))
+    return ranked
+
+
+def test_strong_ranks_a_part_it_cannot_value_as_unknown_not_by_its_parity(champion):
+    """The ranking used to value a part its estimates do not settle by the parity of its numbers,
+    which calls half of all such parts 0 where hardly any is: here it put first the move that
+    leaves the big part alone, as if the opponent had nothing to win, and that move loses.  Now
+    that move leaves an unknown value and ranks below a known 0 (none here) and with the others
+    whose value is unknown; the ranking's first move here is the solver's win."""
+    state = parse_board(BIG_BESIDE_A_PAIR)
+    if engine_lines(state, 10) is None:
+        pytest.skip("no C++ engine")
+    both = PaintMove(((9, 3), (9, 4)))
+    before = _ranking(champion, BIG_BESIDE_A_PAIR, STRONG_UNKNOWN_PARITY="1")
+    assert before[0] == ("0", both)
+    assert engine_solve(apply_move(state, both))[0] == WIN  # (for the opponent: the big part's value is not 0)
+    ranked = _ranking(champion, BIG_BESIDE_A_PAIR)
+    assert ("unknown", both) in ranked[1:]
+    assert all(leaves in ("unknown", "not 0") for leaves, _ in ranked)
+    assert [leaves for leaves, _ in ranked] == sorted((leaves for leaves, _ in ranked), key=("unknown", "not 0").index)
+    assert engine_solve(apply_move(state, ranked[0][1]))[0] == LOSS
 
 
 #: The position before the second player's second move (ply 3) of a group 2 game against

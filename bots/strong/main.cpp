@@ -16,7 +16,8 @@
 // folder, kept for the whole game) and read back at the next move.
 //
 // "./bot --solve SECONDS" reads a board on standard input and prints the
-// exact value and a best move (used by `arena solve`).
+// exact value and a best move (used by `arena solve`); "./bot --rank COUNT"
+// prints the ranking's first COUNT moves of a board on standard input.
 // The arena compiles with -O2 alone: ask for the CPU's popcount (every x86-64 for 15 years has it).
 #if defined(__x86_64__)
 #pragma GCC target("popcnt")
@@ -164,8 +165,8 @@ static Rng rng{0x2545F4914F6CDD1DULL};
 // halves the work of every whole-mask operation and of every copy (README, section 24); bigger
 // boards R = 32.  main (at the end) reads the board's size and runs Engine<16> or Engine<32>.  (The
 // body is not indented: read it as a namespace.)
-static string stdinText;  // --solve and --grundy-check: the board, as read from standard input by main
-enum Mode { MOVE, SOLVE, GRUNDY_CHECK };  // what main was asked for (its arguments)
+static string stdinText;  // --solve, --grundy-check and --rank: the board, as read from standard input by main
+enum Mode { MOVE, SOLVE, GRUNDY_CHECK, RANK };  // what main was asked for (its arguments)
 
 template <int R> struct Engine {
 
@@ -1400,16 +1401,20 @@ struct Cand { Mask region; float prior; int i, k; long long rank; };
 // A part's Grundy value as well as it can be had in a few thousand steps: the exact search's for
 // small parts (RANK_PART numbers at most) when it finishes within RANK_STEPS; else, with `model`,
 // the model's (every number with its candidate regions only: the same search, far fewer moves)
-// when it finishes within MODEL_STEPS, for parts of at most MODEL_PART numbers; else the parity of
-// its numbers (as if each were one move).  Of the 679 parts of 2 to 16 numbers that the exact
-// search settled within 100 000 steps, among those the ranking met in 74 positions of 12 group 3
-// games, the model told whether the value is 0 for 667, the parity for 268
-// (benchmarks/bench_strong_grundy.py; README, section 9).
+// when it finishes within MODEL_STEPS, for parts of at most MODEL_PART numbers; else unknown (-1).
+// Of the 679 parts of 2 to 16 numbers that the exact search settled within 100 000 steps, among
+// those the ranking met in 74 positions of 12 group 3 games, the model told whether the value is
+// 0 for 667, the parity of the part's numbers (each number as one move) for 268
+// (benchmarks/bench_strong_grundy.py; README, section 9).  The parity was the guess for the parts
+// left unknown until section 29 of the README: it calls half of them 0, and of 119 parts of 11
+// to 24 numbers that the model settled, none was (section 23).  With UNKNOWN_PARITY the parity
+// again (the benchmarks' knob).
 static inline int RANK_PART = 8;       // parts of at most this many numbers are valued exactly
 static inline long RANK_STEPS = 3000;  // search steps allowed per part valued
 static inline int MODEL_PART = 12;     // parts of at most this many numbers are valued in the model
 static inline long MODEL_STEPS = 20000;
 static inline double rankUntil = 1e18;  // (CPU) the ranking's estimates give up by then
+static inline int UNKNOWN_PARITY = 0;
 static int grundyWithin(const Part& p, long steps, bool exact) {
     bool was = gExact;
     gExact = exact;
@@ -1423,25 +1428,28 @@ static int grundyEstimate(const Part& p, bool model) {
     if (count == 1) return 1;
     int g = count <= RANK_PART ? grundyWithin(p, RANK_STEPS, true) : -1;
     if (g < 0 && model && count <= MODEL_PART) g = grundyWithin(p, MODEL_STEPS, false);
-    return g >= 0 ? g : count & 1;
+    return g >= 0 ? g : UNKNOWN_PARITY ? count & 1 : -1;
 }
 
 // The ranking: a win at once; else leave the opponent a position of Grundy value 0 as far as
-// it can be told (small parts valued exactly, the others by the parity of their numbers: each
-// number as one move), then an even number of paintable numbers, fewest first; a draw only as a
-// last resort; then the most damage to the other numbers' zones.  Smallest rank first.  Past
-// `until` (CPU), the rest are ranked by parity alone.  `model`: see grundyEstimate.
+// it can be told (grundyEstimate), then one whose value is unknown (a part the estimates do not
+// settle: a big part's value is rarely 0, so the player to move there usually has a win, but
+// which is unknown), then one of a known value other than 0 (the opponent's win); within each,
+// an even number of paintable numbers, fewest first; a draw only as a last resort; then the
+// most damage to the other numbers' zones.  Smallest rank first.  Past `until` (CPU), the rest
+// are ranked by the parity of the paintable numbers alone.  `model`: see grundyEstimate.
 static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, bool model = false) {
     int total = pos.numbers();
     bool saved = gExact;
     gExact = true;
     vector<int> grundies;
-    int all = 0;
+    int all = 0, unknownAll = 0;
     bool grundy = until > 0;
     rankUntil = until;
     for (auto& p : pos.parts) {
         grundies.push_back(grundy && cpu() <= until ? grundyEstimate(p, model) : (int)(p.nums.size() & 1));
-        all ^= grundies.back();
+        if (grundies.back() < 0) ++unknownAll;
+        else all ^= grundies.back();
     }
     for (int i = 0; i < (int)pos.parts.size(); ++i) {
         const Part& p = pos.parts[i];
@@ -1461,10 +1469,17 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
                 int after = left & 1;
                 if (grundy && cpu() > until) grundy = false;
                 if (grundy) {
-                    after = all ^ grundies[i];
-                    for (auto& q : makeParts(empty, rest)) after ^= grundyEstimate(q, model);
+                    int unknown = unknownAll - (grundies[i] < 0);
+                    after = all ^ (grundies[i] < 0 ? 0 : grundies[i]);
+                    for (auto& q : makeParts(empty, rest)) {
+                        int g = grundyEstimate(q, model);
+                        if (g < 0) ++unknown;
+                        else after ^= g;
+                    }
+                    if (unknown) after = -1;
                 }
-                long long rank = ((long long)!won << 43) | ((long long)drawn << 42) | ((long long)(after != 0) << 41) |
+                int tier = after == 0 ? 0 : after < 0 ? 1 : 2;  // (0, unknown, not 0)
+                long long rank = ((long long)!won << 44) | ((long long)drawn << 43) | ((long long)tier << 41) |
                                  ((long long)(left & 1) << 40) | ((long long)left << 16) | (0xffff - damage);
                 float prior = won ? 1.0f : drawn ? 0.3f : after == 0 ? 0.65f : (left % 2 == 0 ? 0.5f : 0.35f);
                 out.push_back({r, prior, i, k, rank});
@@ -2114,6 +2129,32 @@ static int grundyCheckMode(long exactSteps, long modelSteps) {
     return 0;
 }
 
+// `--rank COUNT`: the ranking of the position on standard input, as a move makes it (Grundy
+// estimates and all, no clock), its first COUNT candidates one per line: the value the move leaves
+// the opponent as far as the ranking tells ("0", a known value "not 0", or "unknown": a part the
+// estimates do not settle), the paintable numbers it leaves, and its cells.
+static int rankMode(long count) {
+    Board b;
+    if (!stdinBoard(b) || b.n > 31) { printf("error: not a board of at most 31x31\n"); return 2; }
+    useSize(b.n);
+    table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
+    if (!table) { printf("error: out of memory\n"); return 1; }
+    Pos pos = rootPos(b);
+    vector<Cand> ranked;
+    rankedMoves(pos, ranked, 1e18, MODEL_PART > 0);
+    const char* leaves[] = {"0", "unknown", "not 0"};
+    vector<int> cells;
+    for (long j = 0; j < count && j < (long)ranked.size(); ++j) {
+        long long rank = ranked[j].rank;
+        bool won = !(rank >> 44 & 1), drawn = rank >> 43 & 1;
+        printf("leaves %s, %lld left:", won ? "a win" : drawn ? "a draw" : leaves[rank >> 41 & 3], rank >> 16 & 0xffffff);
+        maskCells(ranked[j].region, cells, b.S);
+        for (int c : cells) printf(" %d %d", c / b.S, c % b.S);
+        printf("\n");
+    }
+    return 0;
+}
+
 // The move, by DEADLINE: see the head of this file and README.md.
 static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     double start = cpu();
@@ -2254,7 +2295,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     return how;
 }
 
-// The whole run: a move, or --solve / --grundy-check (main has told which from argv).
+// The whole run: a move, or --solve / --grundy-check / --rank (main has told which from argv).
 static int run(Mode mode, char** argv) {
     if (const char* d = getenv("STRONG_DEADLINE")) DEADLINE = atof(d);
     if (const char* d = getenv("STRONG_MCTS")) USE_MCTS = atoi(d);
@@ -2276,6 +2317,7 @@ static int run(Mode mode, char** argv) {
     if (const char* d = getenv("STRONG_SMALL_ROOM")) SMALL_ROOM = atoi(d);
     if (const char* d = getenv("STRONG_EXACT_MID")) EXACT_MID_SHARE = atof(d);
     if (const char* d = getenv("STRONG_MODEL_PART")) MODEL_PART = atoi(d);
+    if (const char* d = getenv("STRONG_UNKNOWN_PARITY")) UNKNOWN_PARITY = atoi(d);
     if (const char* d = getenv("STRONG_ROOT_RANKED")) ROOT_RANKED = atoi(d);
     if (const char* d = getenv("STRONG_MODEL_STEPS")) MODEL_STEPS = atol(d);
     if (const char* d = getenv("STRONG_TREE_EXACT")) TREE_EXACT = atoi(d);
@@ -2287,6 +2329,7 @@ static int run(Mode mode, char** argv) {
     if (const char* d = getenv("STRONG_KILLERS")) KILLERS = max(0, min(KILLER_SLOTS, atoi(d)));
     if (mode == SOLVE) return solveMode(atof(argv[2]));
     if (mode == GRUNDY_CHECK) return grundyCheckMode(atol(argv[2]), atol(argv[3]));
+    if (mode == RANK) return rankMode(atol(argv[2]));
     bool verbose = getenv("STRONG_VERBOSE") != nullptr;
     signal(SIGXFSZ, SIG_IGN);  // a file over the size limit: a failed write, not the end of the bot
     Board b;
@@ -2321,6 +2364,7 @@ static int run(Mode mode, char** argv) {
 int main(int argc, char** argv) {
     Mode mode = argc >= 3 && string(argv[1]) == "--solve"           ? SOLVE
                 : argc >= 4 && string(argv[1]) == "--grundy-check" ? GRUNDY_CHECK
+                : argc >= 3 && string(argv[1]) == "--rank"          ? RANK
                                                                    : MOVE;
     int n = 0;
     if (mode != MOVE) {
