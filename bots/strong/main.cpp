@@ -1436,8 +1436,10 @@ static int grundyEstimate(const Part& p, bool model) {
 // settle: a big part's value is rarely 0, so the player to move there usually has a win, but
 // which is unknown), then one of a known value other than 0 (the opponent's win); within each,
 // an even number of paintable numbers, fewest first; a draw only as a last resort; then the
-// most damage to the other numbers' zones.  Smallest rank first.  Past `until` (CPU), the rest
-// are ranked by the parity of the paintable numbers alone.  `model`: see grundyEstimate.
+// most damage to the other numbers' zones.  Smallest rank first.  Past `until` (CPU), what the
+// rest leave is unknown (no time to value it).  With `until` 0 (the tree's nodes) there are no
+// estimates: every move is valued by the parity of the paintable numbers it leaves, the ranking
+// of the Python bot.  `model`: see grundyEstimate.
 static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, bool model = false) {
     int total = pos.numbers();
     bool saved = gExact;
@@ -1445,9 +1447,14 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
     vector<int> grundies;
     int all = 0, unknownAll = 0;
     bool grundy = until > 0;
+    // Past `until` a ranking by the estimates values what is left as unknown (-1, as it does a
+    // part it cannot value), not by parity: else the moves ranked after the clock ran out (the
+    // last numbers' candidates), those with an even number left, would go ahead of every move it
+    // valued as unknown.
+    const int late = grundy && !UNKNOWN_PARITY ? -1 : 0;
     rankUntil = until;
     for (auto& p : pos.parts) {
-        grundies.push_back(grundy && cpu() <= until ? grundyEstimate(p, model) : (int)(p.nums.size() & 1));
+        grundies.push_back(grundy && cpu() <= until ? grundyEstimate(p, model) : late ? late : (int)(p.nums.size() & 1));
         if (grundies.back() < 0) ++unknownAll;
         else all ^= grundies.back();
     }
@@ -1466,7 +1473,7 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
                 bool won = left == 0 && (died || pos.dead);
                 bool drawn = left == 0 && !(died || pos.dead);
                 int damage = COUNT(AND(gone, p.cells));
-                int after = left & 1;
+                int after = late ? late : left & 1;
                 if (grundy && cpu() > until) grundy = false;
                 if (grundy) {
                     int unknown = unknownAll - (grundies[i] < 0);
