@@ -802,6 +802,10 @@ def test_strong_ranks_a_part_it_cannot_value_as_unknown_not_by_its_parity(champi
     assert all(leaves in ("unknown", "not 0") for leaves, _ in ranked)
     assert [leaves for leaves, _ in ranked] == sorted((leaves for leaves, _ in ranked), key=("unknown", "not 0").index)
     assert engine_solve(apply_move(state, ranked[0][1]))[0] == LOSS
+    for args, board, error in ((["--rank", "0"], BIG_BESIDE_A_PAIR, "a count above 0"),
+                               (["--rank", "5"], "10\n# # 7\n", "not a board")):
+        run = subprocess.run([str(champion), *args], input=board, capture_output=True, text=True, timeout=60, check=False)
+        assert run.returncode == 2 and error in run.stdout, run.stdout
 
 
 #: The position before the second player's second move (ply 3) of a group 2 game against

@@ -1397,6 +1397,9 @@ static Pos posOfPlay(const Play& pl) {
 
 // Candidate moves of a position, best-looking first (prior: a parity heuristic).
 struct Cand { Mask region; float prior; int i, k; long long rank; };
+// A candidate's rank, smallest first, by fields: not a win, a draw, what it leaves (RANK_TIER:
+// 0, unknown, not 0), the parity of the paintable numbers left, their count, less damage.
+enum : int { RANK_NOT_WON = 44, RANK_DRAWN = 43, RANK_TIER = 41, RANK_ODD = 40, RANK_LEFT = 16 };
 
 // A part's Grundy value as well as it can be had in a few thousand steps: the exact search's for
 // small parts (RANK_PART numbers at most) when it finishes within RANK_STEPS; else, with `model`,
@@ -1451,10 +1454,10 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
     // part it cannot value), not by parity: else the moves ranked after the clock ran out (the
     // last numbers' candidates), those with an even number left, would go ahead of every move it
     // valued as unknown.
-    const int late = grundy && !UNKNOWN_PARITY ? -1 : 0;
+    const bool lateUnknown = grundy && !UNKNOWN_PARITY;
     rankUntil = until;
     for (auto& p : pos.parts) {
-        grundies.push_back(grundy && cpu() <= until ? grundyEstimate(p, model) : late ? late : (int)(p.nums.size() & 1));
+        grundies.push_back(grundy && cpu() <= until ? grundyEstimate(p, model) : lateUnknown ? -1 : (int)(p.nums.size() & 1));
         if (grundies.back() < 0) ++unknownAll;
         else all ^= grundies.back();
     }
@@ -1473,7 +1476,7 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
                 bool won = left == 0 && (died || pos.dead);
                 bool drawn = left == 0 && !(died || pos.dead);
                 int damage = COUNT(AND(gone, p.cells));
-                int after = late ? late : left & 1;
+                int after = lateUnknown ? -1 : left & 1;
                 if (grundy && cpu() > until) grundy = false;
                 if (grundy) {
                     int unknown = unknownAll - (grundies[i] < 0);
@@ -1486,8 +1489,9 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
                     if (unknown) after = -1;
                 }
                 int tier = after == 0 ? 0 : after < 0 ? 1 : 2;  // (0, unknown, not 0)
-                long long rank = ((long long)!won << 44) | ((long long)drawn << 43) | ((long long)tier << 41) |
-                                 ((long long)(left & 1) << 40) | ((long long)left << 16) | (0xffff - damage);
+                long long rank = ((long long)!won << RANK_NOT_WON) | ((long long)drawn << RANK_DRAWN) |
+                                 ((long long)tier << RANK_TIER) | ((long long)(left & 1) << RANK_ODD) |
+                                 ((long long)left << RANK_LEFT) | (0xffff - damage);
                 float prior = won ? 1.0f : drawn ? 0.3f : after == 0 ? 0.65f : (left % 2 == 0 ? 0.5f : 0.35f);
                 out.push_back({r, prior, i, k, rank});
             }
@@ -2039,6 +2043,15 @@ static bool stdinBoard(Board& b) {
     istringstream ss(stdinText);
     return parseBoard(ss, b);
 }
+// --grundy-check and --rank: the board on standard input, and a table of 2^TBITS entries; else
+// the error printed and the exit status (2: not a board, 1: out of memory).
+static int stdinBoardAndTable(Board& b) {
+    if (!stdinBoard(b) || b.n > 31) { printf("error: not a board of at most 31x31\n"); return 2; }
+    useSize(b.n);
+    table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
+    if (!table) { printf("error: out of memory\n"); return 1; }
+    return 0;
+}
 
 // The masks' board size (n <= 31).
 static void useSize(int n) {
@@ -2107,11 +2120,8 @@ static int solveMode(double seconds) {
 static int grundyCheckMode(long exactSteps, long modelSteps) {
     if (exactSteps <= 0 || modelSteps <= 0) { printf("error: --grundy-check EXACT MODEL: two step counts above 0\n"); return 2; }
     Board b;
-    if (!stdinBoard(b) || b.n > 31) { printf("error: not a board of at most 31x31\n"); return 2; }
-    useSize(b.n);
     TBITS = 23;
-    table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
-    if (!table) { printf("error: out of memory\n"); return 1; }
+    if (int error = stdinBoardAndTable(b)) return error;
     Pos pos = rootPos(b);
     vector<Part> parts = pos.parts;
     for (auto& p : pos.parts)
@@ -2141,11 +2151,9 @@ static int grundyCheckMode(long exactSteps, long modelSteps) {
 // the opponent as far as the ranking tells ("0", a known value "not 0", or "unknown": a part the
 // estimates do not settle), the paintable numbers it leaves, and its cells.
 static int rankMode(long count) {
+    if (count <= 0) { printf("error: --rank COUNT: a count above 0\n"); return 2; }
     Board b;
-    if (!stdinBoard(b) || b.n > 31) { printf("error: not a board of at most 31x31\n"); return 2; }
-    useSize(b.n);
-    table = (Entry*)calloc(1ULL << TBITS, sizeof(Entry));
-    if (!table) { printf("error: out of memory\n"); return 1; }
+    if (int error = stdinBoardAndTable(b)) return error;
     Pos pos = rootPos(b);
     vector<Cand> ranked;
     rankedMoves(pos, ranked, 1e18, MODEL_PART > 0);
@@ -2153,8 +2161,9 @@ static int rankMode(long count) {
     vector<int> cells;
     for (long j = 0; j < count && j < (long)ranked.size(); ++j) {
         long long rank = ranked[j].rank;
-        bool won = !(rank >> 44 & 1), drawn = rank >> 43 & 1;
-        printf("leaves %s, %lld left:", won ? "a win" : drawn ? "a draw" : leaves[rank >> 41 & 3], rank >> 16 & 0xffffff);
+        bool won = !(rank >> RANK_NOT_WON & 1), drawn = rank >> RANK_DRAWN & 1;
+        printf("leaves %s, %lld left:", won ? "a win" : drawn ? "a draw" : leaves[rank >> RANK_TIER & 3],
+               rank >> RANK_LEFT & ((1LL << (RANK_ODD - RANK_LEFT)) - 1));
         maskCells(ranked[j].region, cells, b.S);
         for (int c : cells) printf(" %d %d", c / b.S, c % b.S);
         printf("\n");
