@@ -33,9 +33,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from arena.errors import ArenaError
+from arena.replay import recorded_board
+from arena.store import Store
 from generator.paint import generate_board
 from players.paint import engine, engine_lines, python_solve_lines
-from referees.paint import PaintState, apply_move, parse_board, parse_move
+from referees.paint import PaintReferee, PaintState, apply_move, parse_move
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,10 +67,13 @@ def records_file(text: str) -> Path:
     return path
 
 
-def initial_state(record: dict) -> PaintState:
-    """The board a recorded game started from (its path as recorded: relative to the project)."""
-    board = Path(record["board"]["path"])
-    return parse_board((board if board.is_absolute() else ROOT / board).read_text())
+def initial_state(record: dict, records: Path) -> PaintState:
+    """The board a recorded game started from, found as ``arena replay`` finds it (relative to the
+    working folder, else to the folder above ``results/``) and checked against its recorded hash."""
+    try:
+        return recorded_board(PaintReferee(), Store(records.parent), record)[1]
+    except ArenaError as error:
+        sys.exit(f"{Path(sys.argv[0]).name}: {records}: {error}")
 
 
 def record_positions(path: Path, from_ply: int, every: int = 1,
@@ -77,7 +83,7 @@ def record_positions(path: Path, from_ply: int, every: int = 1,
     found = []
     for line in path.read_text().splitlines():
         record = json.loads(line)
-        state = initial_state(record)
+        state = initial_state(record, path)
         for ply, move in enumerate(record["moves"]):
             if to_ply is not None and ply > to_ply:
                 break

@@ -26,6 +26,7 @@ import argparse
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from bench_solve_reach import initial_state, records_file
 from bench_strong_exact import solve
@@ -35,10 +36,10 @@ from referees.paint import apply_move, board_text, numbers_left, parse_board, pa
 SIGNS = {1: "W", -1: "L", 0: "D", None: "?"}
 
 
-def lost_game(args: tuple[dict, str, float]) -> tuple[str, bool]:
+def lost_game(args: tuple[dict, Path, str, float]) -> tuple[str, bool]:
     """(the game's line, whether the bot threw a won position)."""
-    record, bot, seconds = args
-    state = initial_state(record)
+    record, records, bot, seconds = args
+    state = initial_state(record, records)
     me = record["seats"].index(bot)
     entries, threw = [], False
     for i, move in enumerate(record["moves"]):
@@ -52,7 +53,7 @@ def lost_game(args: tuple[dict, str, float]) -> tuple[str, bool]:
                 entries[-1] += "!!"
                 threw = True
         state = after
-    return f"{record['id']} (the bot in seat {me}): " + " ".join(entries), threw
+    return f"{record['id']} (the bot in seat {me}): " + (" ".join(entries) or "no move of the bot"), threw
 
 
 def split_games(records: list[dict]) -> list[dict]:
@@ -74,12 +75,13 @@ def value_after(args: tuple[str, float, bool]) -> int | None:
     return None if value is None else (value if winner_to_move else -value)
 
 
-def decided(records: list[dict], plies: list[int], seconds: float, parallel: int) -> None:
-    """--plies: the split pairs' positions after each ply, from the winner's side."""
+def decided(records: list[dict], path: Path, plies: list[int], seconds: float, parallel: int) -> None:
+    """--plies: the split pairs' positions after each ply, from the winner's side (records: those
+    of the file at `path`)."""
     games = split_games(records)
     jobs, where = [], []
     for record in games:
-        state, winner = initial_state(record), record["outcome"]["winner"]
+        state, winner = initial_state(record, path), record["outcome"]["winner"]
         for ply, move in enumerate(record["moves"], 1):
             state = apply_move(state, parse_move(move["output"]))
             if ply in plies:
@@ -112,13 +114,18 @@ def main() -> int:
     args = parser.parse_args()
     records = [json.loads(line) for line in args.records.read_text().splitlines() if line.strip()]
     if args.plies:
-        decided(records, args.plies, args.seconds, args.parallel)
+        decided(records, args.records, args.plies, args.seconds, args.parallel)
         return 0
+    bots = sorted({name for r in records if r["game"] == "paint" for name in r["seats"]})
+    if args.bot not in bots:
+        print(f"bench_strong_losses: --bot {args.bot}: no painting game of it in {args.records}; "
+              f"the bots there: {', '.join(bots) or 'none'}", file=sys.stderr)
+        return 2
     lost = [r for r in records if r["game"] == "paint" and args.bot in r["seats"]
             and (winner := (r.get("outcome") or {}).get("winner")) is not None and r["seats"][winner] != args.bot]
     thrown = 0
     with ProcessPoolExecutor(args.parallel) as pool:
-        for line, threw in pool.map(lost_game, [(r, args.bot, args.seconds) for r in lost]):
+        for line, threw in pool.map(lost_game, [(r, args.records, args.bot, args.seconds) for r in lost]):
             print(line, flush=True)
             thrown += threw
     print(f"{len(lost)} games lost by {args.bot}; in {thrown} of them it threw a position the solver "

@@ -111,8 +111,9 @@ def main() -> int:
                 if verdict == "secured":
                     union.add(seed)
                     hows[how] = hows.get(how, 0) + 1
+            by = " (secured by: " + ", ".join(f"{k} {v}" for k, v in sorted(hows.items())) + ")" if hows else ""
             print(f"variant {variant or 'shipped'!r}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-                  + " (secured by: " + ", ".join(f"{k} {v}" for k, v in sorted(hows.items())) + ")", flush=True)
+                  + by, flush=True)
         print(f"secured by some variant: {len(union)} of {len(cases)}")
     return 0
 

@@ -1,0 +1,164 @@
+"""The painting game's benchmark scripts run as the bot's README shows them, on real things: a real
+(tiny) match's records, the real solvers, the real bot.  Each is run as a user runs it, from the
+project's root in a fresh process, with arguments small enough for a test; what it prints is
+checked against the records it read.  (bench_strong_exact.py has its tests in test_paint_bots.py.)"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from players.paint import engine
+from referees.paint import apply_move, parse_board, parse_move
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks"
+
+
+def bench(script: str, *args: str | Path) -> subprocess.CompletedProcess:
+    """A benchmark script run from the project's root, as the README runs it."""
+    return subprocess.run([sys.executable, str(BENCH / script), *map(str, args)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, check=False)
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory) -> Path:
+    """The records of a real match of two quick bots on fresh 8x8 boards (games of 3 to 9 moves),
+    run in a folder of its own: the boards' recorded paths are relative to that folder, not to the
+    project's root."""
+    folder = tmp_path_factory.mktemp("match")
+    run = subprocess.run([str(Path(sys.executable).parent / "arena"), "match", str(ROOT / "bots" / "greedy.py"),
+                          str(ROOT / "bots" / "random.py"), "--max-pairs", "6", "--jobs", "2", "--name", "tiny",
+                          "--generate", "paint", "--size", "8", "--centers", "3", "--min", "1", "--max", "3",
+                          "--seed", "3"],
+                         cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    path = folder / "results" / "tiny" / "games.jsonl"
+    assert not (ROOT / json.loads(path.read_text().splitlines()[0])["board"]["path"]).exists()
+    return path
+
+
+def games(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def cpp():
+    if engine() is None:
+        pytest.skip("no C++ compiler: the bot's engine cannot be built")
+
+
+def test_bench_strong_losses_lists_every_lost_game_of_the_bot(records, cpp):
+    lost = [g for g in games(records) if g["outcome"]["winner"] is not None
+            and g["seats"][g["outcome"]["winner"]] != "random"]
+    run = bench("bench_strong_losses.py", records, "--bot", "random", "--seconds", "5")
+    assert run.returncode == 0, run.stderr
+    lines = {line.split(" (")[0]: line for line in run.stdout.splitlines() if "(the bot in seat" in line}
+    assert set(lines) == {g["id"] for g in lost}
+    for game in lost:
+        line = lines[game["id"]]
+        moved = [i for i, m in enumerate(game["moves"]) if m["seat"] == game["seats"].index("random")]
+        entries = re.findall(r"(\d+):([WLD?])->([WLD?])\((\d+)\)(!!)?", line)
+        assert [int(e[0]) for e in entries] == moved, line  # one entry per move of the bot, at its ply
+        for _, before, after, _, thrown in entries:
+            assert bool(thrown) == (before == "W" and after in "LD"), line
+    assert run.stdout.splitlines()[-1].startswith(f"{len(lost)} games lost by random; in ")
+
+
+def test_bench_strong_losses_says_which_bots_the_records_hold(records):
+    run = bench("bench_strong_losses.py", records, "--bot", "strong")
+    assert run.returncode == 2
+    assert "no painting game of it" in run.stderr and "the bots there: greedy, random" in run.stderr
+
+
+def test_bench_strong_losses_values_the_split_pairs_from_the_winners_side(records, cpp):
+    """--plies: the pairs split one win each, the position after each ply; after a game's last move
+    the winner holds it (the solver says the player to move, the loser, has lost)."""
+    pairs: dict[str, list[dict]] = {}
+    for g in games(records):
+        if g["outcome"]["winner"] is not None:
+            pairs.setdefault(g["board"]["name"], []).append(g)
+    split = [p for p in pairs.values() if len(p) == 2 and len({x["seats"][x["outcome"]["winner"]] for x in p}) == 2]
+    run = bench("bench_strong_losses.py", records, "--plies", "1", "2", "--seconds", "5")
+    assert run.returncode == 0, run.stderr
+    assert f"{2 * len(split)} games of {len(split)} split pairs" in run.stdout
+    for pair in split:
+        for g in pair:
+            line = next(x for x in run.stdout.splitlines() if x.startswith(g["id"] + " (won by"))
+            if len(g["moves"]) <= 2:
+                assert f"{len(g['moves'])}:W" in line, line
+
+
+def test_bench_solve_reach_settles_small_boards_with_both_solvers_agreeing(cpp):
+    run = bench("bench_solve_reach.py", "--seconds", "10", "--sizes", "4", "5", "--boards", "2",
+                "--engines", "python", "cpp", "--parallel", "2")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "python: every board of sizes [4, 5]" in run.stdout
+    assert "cpp: every board of sizes [4, 5]" in run.stdout
+
+
+def test_bench_solve_reach_solves_every_position_of_a_tournaments_records(records, cpp):
+    moves = sum(len(g["moves"]) for g in games(records))
+    run = bench("bench_solve_reach.py", "--positions", records, "--seconds", "5", "--engines", "python", "cpp",
+                "--parallel", "2")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"{moves} positions, 5 s each:" in run.stdout
+    assert re.search(rf"python: settled {moves}; ", run.stdout) and re.search(rf"cpp: settled {moves}; ", run.stdout)
+
+
+def test_benches_refuse_records_whose_board_changed(records, tmp_path):
+    """A board file edited since the games were played: the positions would be wrong, so the
+    benchmark stops and says which board (as arena replay does)."""
+    match = records.parents[2]
+    copy = tmp_path / "match"
+    shutil.copytree(match, copy)
+    board = copy / games(records)[0]["board"]["path"]
+    board.write_text(board.read_text() + "\n")
+    copied = copy / records.relative_to(match)
+    run = bench("bench_solve_reach.py", "--positions", copied, "--seconds", "1", "--engines", "python")
+    assert run.returncode != 0
+    assert "changed since game" in run.stderr and str(copied) in run.stderr, run.stderr
+
+
+def test_bench_strong_grundy_checks_the_estimates_on_a_tournaments_positions(records, cpp):
+    run = bench("bench_strong_grundy.py", records, "--every", "1")
+    assert run.returncode == 0, run.stderr
+    positions = sum(len(g["moves"]) for g in games(records))
+    assert run.stdout.startswith(f"{positions} positions; exact search 100000 steps")
+    assert "all parts: " in run.stdout
+
+
+def test_bench_strong_ply_judges_each_variant_on_the_same_positions(cpp):
+    """Two variants of the bot on the first positions of group 1 boards: each moves once from the
+    same positions, and every move gets a verdict (group 1 is small enough for the solver)."""
+    run = bench("bench_strong_ply.py", "--group", "1", "--ply", "0", "--count", "4", "--solve", "5",
+                "--variants", "", "STRONG_MODEL=0", "--parallel", "2")
+    assert run.returncode == 0, run.stderr
+    count = int(re.match(r"(\d+) positions at ply 0 of group 1 games \(seeds 201-204\)", run.stdout).group(1))
+    assert count > 0
+    for variant in ("'shipped'", "'STRONG_MODEL=0'"):
+        line = next(x for x in run.stdout.splitlines() if x.startswith(f"variant {variant}: "))
+        tally = line.split(": ", 1)[1].split(" (")[0]  # "secured 2, thrown 1 (secured by: ...)"
+        counts = {word: int(n) for word, n in (item.rsplit(" ", 1) for item in tally.split(", "))}
+        assert sum(counts.values()) == count and "unknown" not in counts, line
+    assert f"of {count}" in run.stdout.splitlines()[-1]
+
+
+def test_records_positions_replay_to_the_games_end(records, monkeypatch):
+    """The positions the benchmarks read are the games' own: replayed from the recorded board."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    record_positions = importlib.import_module("bench_solve_reach").record_positions
+    found = record_positions(records, 0)
+    assert len(found) == sum(len(g["moves"]) for g in games(records))
+    first = games(records)[0]
+    state = parse_board((records.parents[2] / first["board"]["path"]).read_text())
+    for ply, (move, (name, position)) in enumerate(zip(first["moves"], found)):
+        assert (name, position) == (f"{first['id']} ply {ply}", state)
+        state = apply_move(state, parse_move(move["output"]))
