@@ -912,3 +912,28 @@ def test_strong_looks_on_at_a_model_win_it_has_not_settled(champion, tmp_path):
                for line in claims if "not settled" in line), report
     if lines[-1].startswith("model win"):  # (played unsettled: only once the look had had the time)
         assert cpu(lines[-1]) >= 0.6, report
+
+
+def test_strong_gives_its_first_move_of_a_group2_game_to_the_model_and_the_tree(champion, tmp_path):
+    """A group 2 board's first position (39 live numbers in 175 cells): the exact search by rounds
+    settles nothing there within its 40 % of the move, so at the bot's first move of a game (no
+    memory of an earlier move) it has 12 % and the model and the tree the rest (README, section
+    31).  At a later move of the same game, with the memory the first one left, it has its 40 %."""
+    folder = tmp_path / "strong"
+    folder.mkdir()
+    (folder / "game.in").write_text((ROOT / "boards" / "group2" / "board1.in").read_text())
+
+    def exact_line(**knobs: str) -> tuple[str, float]:  # (the report's line on the exact search, its CPU)
+        report = subprocess.run([str(champion)], cwd=folder, capture_output=True, text=True, timeout=10, check=True,
+                                env={**os.environ, "STRONG_VERBOSE": "1", **knobs}).stderr
+        line = next(x for x in report.splitlines() if x.startswith("exact: "))
+        return line, float(line.rsplit("cpu ", 1)[1])
+
+    line, cpu = exact_line()
+    assert "(first move)" in line and cpu < 0.2, line
+    assert (folder / "strong.memory").is_file()
+    line, cpu = exact_line()
+    assert "(first move)" not in line and cpu > 0.25, line
+    (folder / "strong.memory").unlink()
+    line, cpu = exact_line(STRONG_FIRST_LIVE="0")
+    assert "(first move)" not in line and cpu > 0.25, line
