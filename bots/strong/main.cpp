@@ -143,13 +143,13 @@ static const int SMALL_ROOM_LIVE = 24;
 // without it (README, section 30).  Where the exact search fails, the model's look and the tree take
 // that order too.  0: the model's ranking, as before.
 static int SMALL_NO_MODEL = 1;
-// The bot's first move of a game (no memory of an earlier move), more than FIRST_LIVE live numbers,
-// neither small nor dense (a group 2 board's first position, or the first after the opponent's
-// first move: 16 to 46 live numbers in 130 to 190 cells): the exact search gets FIRST_SHARE of the
-// move, where it had 40 % (60 % above 40 live numbers) and settled nothing (0 of about 5 000 root
-// moves proven lost in the first positions looked at); the model's look and the tree get the rest.
-// Against search.py, group 2, the same 150 pairs of boards: 0.890 of the points, 0.837 without
-// (README, section 31).  0: as before.
+// The bot's first move of a game (no memory of an earlier move), more than FIRST_LIVE live numbers
+// (up to EXACT_NUMBERS), neither small nor dense (a group 2 board's first position, or the first
+// after the opponent's first move): the exact search gets FIRST_SHARE of the move, where it had
+// 40 % (60 % above 40 live numbers) and settled next to nothing (1 root move proven lost of 3 700 to
+// 5 800, in 14 such positions of 22 to 39 live numbers in 134 to 191 cells); the model's look and
+// the tree get the rest.  Against search.py, group 2, the same 180 pairs of boards: 0.878 of the
+// points, 0.833 without (README, section 31).  0: as before.
 static int FIRST_LIVE = 20;
 static double FIRST_SHARE = 0.12;
 static double EXACT_MID_SHARE = 0.4;
