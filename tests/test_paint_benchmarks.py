@@ -30,7 +30,7 @@ def bench(script: str, *args: str | Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory) -> Path:
-    """The records of a real match of two quick bots on fresh 8x8 boards (games of 3 to 9 moves),
+    """The records of a real match of two quick bots on fresh 8x8 boards (games of a few moves each),
     run in a folder of its own: the boards' recorded paths are relative to that folder, not to the
     project's root."""
     folder = tmp_path_factory.mktemp("match")
