@@ -72,8 +72,9 @@ def initial_state(record: dict, records: Path) -> PaintState:
     working folder, else to the folder above ``results/``) and checked against its recorded hash."""
     try:
         return recorded_board(PaintReferee(), Store(records.parent), record)[1]
-    except ArenaError as error:
-        sys.exit(f"{Path(sys.argv[0]).name}: {records}: {error}")
+    except ArenaError as error:  # (a user's error, as for a bad option: exit status 2)
+        print(f"{Path(sys.argv[0]).name}: {records}: {error}", file=sys.stderr)
+        sys.exit(2)
 
 
 def record_positions(path: Path, from_ply: int, every: int = 1,

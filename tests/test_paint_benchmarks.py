@@ -123,7 +123,7 @@ def test_benches_refuse_records_whose_board_changed(records, tmp_path):
     board.write_text(board.read_text() + "\n")
     copied = copy / records.relative_to(match)
     run = bench("bench_solve_reach.py", "--positions", copied, "--seconds", "1", "--engines", "python")
-    assert run.returncode != 0
+    assert run.returncode == 2
     assert "changed since game" in run.stderr and str(copied) in run.stderr, run.stderr
 
 

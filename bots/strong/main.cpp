@@ -2200,8 +2200,8 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     for (auto& p : pos.parts) room += COUNT(p.empty);
     bool dense = SMALL_ROOM > 0 && room <= SMALL_ROOM;
     bool small = live <= EXACT_SURE || (dense && live <= SMALL_ROOM_LIVE);
-    bool first = !remembered && FIRST_LIVE > 0 && live > FIRST_LIVE && !small && !dense && live <= EXACT_NUMBERS;
-    budget.deadline = now + (small ? EXACT_SMALL_SHARE : first ? FIRST_SHARE : live <= 40 ? EXACT_MID_SHARE : live <= EXACT_NUMBERS ? EXACT_SHARE : 0.15) * (DEADLINE - now);
+    bool firstMove = !remembered && FIRST_LIVE > 0 && live > FIRST_LIVE && !small && !dense && live <= EXACT_NUMBERS;
+    budget.deadline = now + (small ? EXACT_SMALL_SHARE : firstMove ? FIRST_SHARE : live <= 40 ? EXACT_MID_SHARE : live <= EXACT_NUMBERS ? EXACT_SHARE : 0.15) * (DEADLINE - now);
     bool lost = false;
     vector<Cand> ranked;
     bool rounds = ROUNDS && live <= 40;
@@ -2221,7 +2221,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     } catch (std::bad_alloc&) {  // (never with HELD_MAX) the ranking and the tree still play
     }
     if (verbose) fprintf(stderr, "exact: %d live in %d cells%s, %zu moves, %zu lost, %zu drawn, last round %ld steps, cpu %.3f\n", live,
-                         room, small ? " (small)" : first ? " (first move)" : "", roundsKids, refuted.size(), drawn.size(), roundsSteps, cpu());
+                         room, small ? " (small)" : firstMove ? " (first move)" : "", roundsKids, refuted.size(), drawn.size(), roundsSteps, cpu());
     // 2. the candidates, ranked by the Grundy value they leave
     now = cpu();
     budget.deadline = DEADLINE;
