@@ -18,42 +18,105 @@ winner's side is lost there: a won position was thrown later), ? (not settled), 
 many of the winners held the win (the bot's README, section 26):
 
     python benchmarks/bench_strong_losses.py results/NAME/games.jsonl --plies 1 2 --seconds 60
+
+With ``--critical SECONDS``, each lost game's *deciding position* too: the position before the
+bot's first move after which the solver calls the bot lost, valued within SECONDS (the solver's
+longer look at a position ``--seconds`` left open). Where it is won, the line says where the
+solver's winning move stands in the bot's own ranking (``bots/strong/main.cpp --rank``: its k-th
+candidate of M, and what the ranking thought it leaves; a candidate that leaves the same game as
+the solver's move counts as it), or that no candidate is that move (README of bots/strong,
+section 32):
+
+    python benchmarks/bench_strong_losses.py results/NAME/games.jsonl --bot strong --seconds 20 --critical 150
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bench_solve_reach import initial_state, records_file
 from bench_strong_exact import solve
 
-from referees.paint import apply_move, board_text, numbers_left, parse_board, parse_move
+from players.paint import engine, position
+from referees.paint import PaintState, apply_move, board_text, numbers_left, parse_board, parse_move
 
 SIGNS = {1: "W", -1: "L", 0: "D", None: "?"}
 
 
-def lost_game(args: tuple[dict, Path, str, float]) -> tuple[str, bool]:
-    """(the game's line, whether the bot threw a won position)."""
-    record, records, bot, seconds = args
+def game_after(state: PaintState, move_text: str) -> tuple[bool, list]:
+    """What is left of the game after a move: whether a number has died, and its parts (each moved
+    to the corner, so that two moves that leave the same game compare equal)."""
+    pos = position(apply_move(state, parse_move(move_text)))
+    return pos.dead, sorted(part.key(pos.grid) for part in pos.parts)
+
+
+def ranking_place(state: PaintState, win: str) -> str:
+    """Where the solver's winning move (game.out text) stands in the bot's ranking of `state`."""
+    binary = engine()
+    if binary is None:
+        return "the ranking not looked at (no C++ engine)"
+    try:
+        run = subprocess.run([str(binary), "--rank", "1000000"], input=board_text(state), capture_output=True,
+                             text=True, timeout=600, check=False)
+    except subprocess.TimeoutExpired:
+        return "the ranking not looked at (it took over 600 s)"
+    ranked = [line for line in run.stdout.splitlines() if line.startswith("leaves ")]
+    if run.returncode != 0 or not ranked:
+        return f"the ranking failed ({(run.stdout + run.stderr).strip()[:200]!r})"
+    target = game_after(state, win)
+    for k, line in enumerate(ranked, 1):
+        said, _, cells = line.partition(": ")
+        numbers = cells.split()
+        text = f"{len(numbers) // 2}\n" + "".join(f"{x} {y}\n" for x, y in zip(numbers[::2], numbers[1::2]))
+        if game_after(state, text) == target:
+            return f"the solver's win is the ranking's candidate {k} of {len(ranked)} ({said})"
+    return f"the solver's win is none of the ranking's {len(ranked)} candidates"
+
+
+def lost_game(args: tuple[dict, Path, str, float, float | None]) -> tuple[str, bool, str | None]:
+    """(the game's line, whether the bot threw a won position, and with `critical` the deciding
+    position's value: "won", "drawn", "lost", "unknown", or None when no move of the bot was followed
+    by a position settled as lost)."""
+    record, records, bot, seconds, critical = args
     state = initial_state(record, records)
     me = record["seats"].index(bot)
-    entries, threw = [], False
+    entries, threw, deciding = [], False, None
     for i, move in enumerate(record["moves"]):
         after = apply_move(state, parse_move(move["output"]))
         if move["seat"] == me:
-            before, _ = solve(state, seconds)
+            before, win = solve(state, seconds)
             then, _ = solve(after, seconds)
             then = None if then is None else -then
             entries.append(f"{i}:{SIGNS[before]}->{SIGNS[then]}({numbers_left(state)})")
             if before == 1 and then is not None and then != 1:
                 entries[-1] += "!!"
                 threw = True
+            if then == -1 and deciding is None:
+                deciding = (i, state, before, win)
         state = after
-    return f"{record['id']} (the bot in seat {me}): " + (" ".join(entries) or "no move of the bot"), threw
+    line = f"{record['id']} (the bot in seat {me}): " + (" ".join(entries) or "no move of the bot")
+    if critical is None:
+        return line, threw, None
+    if deciding is None:
+        return line + "\n    deciding: no move of the bot followed by a position settled as lost", threw, None
+    ply, state, before, win = deciding
+    if before is None:
+        before, win = solve(state, critical)
+    live = position(state).numbers
+    if before == -1:
+        return line + f"\n    deciding: ply {ply} ({live} live numbers) was lost before the bot's move", threw, "lost"
+    if before is None:
+        return line + f"\n    deciding: ply {ply} ({live} live numbers) not settled within {critical:g} s", threw, "unknown"
+    if before == 0:
+        return line + f"\n    deciding: ply {ply} ({live} live numbers) was drawn", threw, "drawn"
+    where = ranking_place(state, win) if win else "the solver named no move"
+    return line + f"\n    deciding: ply {ply} ({live} live numbers) was won; {where}", threw, "won"
 
 
 def split_games(records: list[dict]) -> list[dict]:
@@ -109,9 +172,16 @@ def main() -> int:
     parser.add_argument("--bot", default="strong", help="the bot's name in the records (default strong)")
     parser.add_argument("--seconds", type=float, default=10.0, help="the solver's time per position (default 10)")
     parser.add_argument("--parallel", type=int, default=2)
+    parser.add_argument("--critical", type=float, metavar="SECONDS",
+                        help="also value each lost game's deciding position within SECONDS, and place the "
+                             "solver's winning move in the bot's ranking")
     parser.add_argument("--plies", type=int, nargs="+", metavar="K",
                         help="instead: the split pairs' positions after these plies, from the winner's side")
     args = parser.parse_args()
+    if args.critical is not None and args.critical <= 0:
+        parser.error("--critical: the solver's seconds, above 0")
+    if args.critical is not None and args.plies:
+        parser.error("--critical looks at the bot's lost games: it does not go with --plies")
     records = [json.loads(line) for line in args.records.read_text().splitlines() if line.strip()]
     if args.plies:
         decided(records, args.records, args.plies, args.seconds, args.parallel)
@@ -123,13 +193,18 @@ def main() -> int:
         return 2
     lost = [r for r in records if r["game"] == "paint" and args.bot in r["seats"]
             and (winner := (r.get("outcome") or {}).get("winner")) is not None and r["seats"][winner] != args.bot]
-    thrown = 0
+    thrown, deciding = 0, Counter()
     with ProcessPoolExecutor(args.parallel) as pool:
-        for line, threw in pool.map(lost_game, [(r, args.records, args.bot, args.seconds) for r in lost]):
+        for line, threw, value in pool.map(lost_game, [(r, args.records, args.bot, args.seconds, args.critical)
+                                                        for r in lost]):
             print(line, flush=True)
             thrown += threw
+            deciding[value] += 1
     print(f"{len(lost)} games lost by {args.bot}; in {thrown} of them it threw a position the solver "
           f"settles as won within {args.seconds:g} s")
+    if args.critical is not None:
+        print(f"deciding positions within {args.critical:g} s: won {deciding['won']}, drawn {deciding['drawn']}, "
+              f"lost {deciding['lost']}, not settled {deciding['unknown']}, none {deciding[None]}")
     return 0
 
 

@@ -6,6 +6,7 @@ checked against the records it read.  (bench_strong_exact.py has its tests in te
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import re
 import shutil
@@ -15,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from players.paint import engine
-from referees.paint import apply_move, parse_board, parse_move
+from players.paint import LOSS, engine, read_solve_lines, solve_lines
+from referees.paint import PaintReferee, apply_move, board_text, parse_board, parse_move
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
@@ -76,6 +77,45 @@ def test_bench_strong_losses_says_which_bots_the_records_hold(records):
     run = bench("bench_strong_losses.py", records, "--bot", "strong")
     assert run.returncode == 2
     assert "no painting game of it" in run.stderr and "the bots there: greedy, random" in run.stderr
+
+
+def test_bench_strong_losses_finds_each_lost_games_deciding_position(records, cpp):
+    """--critical: for each lost game, the position before the bot's first move after which it is
+    lost; where that was won, the solver's winning move's place in the bot's ranking, checked here
+    by playing that candidate and asking the solver about what it leaves."""
+    lost = {g["id"]: g for g in games(records) if g["outcome"]["winner"] is not None
+            and g["seats"][g["outcome"]["winner"]] != "random"}
+    run = bench("bench_strong_losses.py", records, "--bot", "random", "--seconds", "5", "--critical", "5")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    found = {}
+    for game_line, line in itertools.pairwise(lines):
+        if line.startswith("    deciding: "):
+            found[game_line.split(" (")[0]] = game_line, line
+    assert set(found) == set(lost)
+    counts = re.search(r"won (\d+), drawn (\d+), lost (\d+), not settled (\d+), none (\d+)$", lines[-1])
+    assert counts and sum(map(int, counts.groups())) == len(lost), lines[-1]
+    placed = 0
+    for game_id, (game_line, line) in found.items():
+        game = lost[game_id]
+        me = game["seats"].index("random")
+        first_thrown = re.search(r"(\d+):[WLD?]->L", game_line)
+        ply = int(re.match(r"    deciding: ply (\d+) ", line).group(1))
+        assert first_thrown and int(first_thrown.group(1)) == ply and game["moves"][ply]["seat"] == me, line
+        where = re.search(r"the ranking's candidate (\d+) of (\d+)", line)
+        if not where:
+            continue
+        state = parse_board((records.parents[2] / game["board"]["path"]).read_text())
+        for move in game["moves"][:ply]:
+            state = apply_move(state, parse_move(move["output"]))
+        ranked = subprocess.run([str(engine()), "--rank", where.group(2)], input=board_text(state), text=True,
+                                capture_output=True, check=True).stdout.splitlines()
+        cells = ranked[int(where.group(1)) - 1].partition(": ")[2].split()
+        move = f"{len(cells) // 2}\n" + "".join(f"{x} {y}\n" for x, y in zip(cells[::2], cells[1::2]))
+        after = apply_move(state, parse_move(move))
+        assert read_solve_lines(solve_lines(PaintReferee(), after, 5))[0] == LOSS, line  # the opponent is lost
+        placed += 1
+    assert placed or "was won" not in run.stdout
 
 
 def test_bench_strong_losses_values_the_split_pairs_from_the_winners_side(records, cpp):
