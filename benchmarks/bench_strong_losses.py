@@ -44,15 +44,23 @@ from bench_solve_reach import initial_state, records_file
 from bench_strong_exact import solve
 
 from players.paint import engine, position
-from referees.paint import PaintState, apply_move, board_text, numbers_left, parse_board, parse_move
+from referees.paint import (
+    PaintMove,
+    PaintState,
+    apply_move,
+    board_text,
+    numbers_left,
+    parse_board,
+    parse_move,
+)
 
 SIGNS = {1: "W", -1: "L", 0: "D", None: "?"}
 
 
-def game_after(state: PaintState, move_text: str) -> tuple[bool, list]:
+def game_after(state: PaintState, move: PaintMove) -> tuple[bool, list]:
     """What is left of the game after a move: whether a number has died, and its parts (each moved
     to the corner, so that two moves that leave the same game compare equal)."""
-    pos = position(apply_move(state, parse_move(move_text)))
+    pos = position(apply_move(state, move))
     return pos.dead, sorted(part.key(pos.grid) for part in pos.parts)
 
 
@@ -69,12 +77,11 @@ def ranking_place(state: PaintState, win: str) -> str:
     ranked = [line for line in run.stdout.splitlines() if line.startswith("leaves ")]
     if run.returncode != 0 or not ranked:
         return f"the ranking failed ({(run.stdout + run.stderr).strip()[:200]!r})"
-    target = game_after(state, win)
+    target = game_after(state, parse_move(win))
     for k, line in enumerate(ranked, 1):
         said, _, cells = line.partition(": ")
-        numbers = cells.split()
-        text = f"{len(numbers) // 2}\n" + "".join(f"{x} {y}\n" for x, y in zip(numbers[::2], numbers[1::2]))
-        if game_after(state, text) == target:
+        numbers = [int(x) for x in cells.split()]
+        if game_after(state, PaintMove(tuple(zip(numbers[::2], numbers[1::2])))) == target:
             return f"the solver's win is the ranking's candidate {k} of {len(ranked)} ({said})"
     return f"the solver's win is none of the ranking's {len(ranked)} candidates"
 

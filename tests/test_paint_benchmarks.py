@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from players.paint import LOSS, engine, read_solve_lines, solve_lines
-from referees.paint import PaintReferee, apply_move, board_text, parse_board, parse_move
+from referees.paint import PaintMove, PaintReferee, apply_move, board_text, parse_board, parse_move
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
@@ -111,9 +111,8 @@ def test_bench_strong_losses_finds_each_lost_games_deciding_position(records, cp
             state = apply_move(state, parse_move(move["output"]))
         ranked = subprocess.run([str(engine()), "--rank", where.group(2)], input=board_text(state), text=True,
                                 capture_output=True, check=True).stdout.splitlines()
-        cells = ranked[int(where.group(1)) - 1].partition(": ")[2].split()
-        move = f"{len(cells) // 2}\n" + "".join(f"{x} {y}\n" for x, y in zip(cells[::2], cells[1::2]))
-        after = apply_move(state, parse_move(move))
+        cells = [int(x) for x in ranked[int(where.group(1)) - 1].partition(": ")[2].split()]
+        after = apply_move(state, PaintMove(tuple(zip(cells[::2], cells[1::2]))))
         assert read_solve_lines(solve_lines(PaintReferee(), after, 5))[0] == LOSS, line  # the opponent is lost
         placed += 1
     assert placed == len(re.findall(r"the ranking's candidate", run.stdout))
