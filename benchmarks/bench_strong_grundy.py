@@ -9,7 +9,9 @@ every game) and runs the engine's ``--grundy-check EXACT MODEL`` on each: for th
 (candidate regions only) within ``--model`` steps, and the parity of the part's numbers.  Where
 the exact search settles, it is the reference: how often does each estimate give the same value,
 and how often does it tell whether the value is 0 (what the ranking asks: a move that leaves the
-opponent a Grundy value of 0 wins)?
+opponent a Grundy value of 0 wins)?  Where the exact search does not settle a part, it can still
+show the model's 0 wrong by finding a winning move there within ``--exact`` steps ("model 0 not
+settled", of them "shown not 0"; a 0 it does not refute is not shown right).
 
     python benchmarks/bench_strong_grundy.py results/NAME/games.jsonl --every 2
 
@@ -32,15 +34,16 @@ from referees.paint import board_text
 SIZES = ((2, 4), (5, 8), (9, 12), (13, 16))
 
 
-def check(args: tuple[str, str, int, int]) -> list[tuple[int, int, int, int]]:
-    """(numbers, exact, model, parity) for each part the engine looked at (-1: not settled)."""
+def check(args: tuple[str, str, int, int]) -> list[tuple[int, int, int, int, int]]:
+    """(numbers, exact, model, parity, refuted) for each part the engine looked at (-1: not settled;
+    refuted: 1 where the model's 0 was shown wrong, 0 where not, -1 where not asked)."""
     binary, board, exact, model = args
     run = subprocess.run([binary, "--grundy-check", str(exact), str(model)], input=board, capture_output=True,
                          text=True, check=True)
     rows = []
     for line in run.stdout.splitlines():
-        words = line.split()  # part N numbers: exact E model M parity P
-        rows.append((int(words[1]), int(words[4]), int(words[6]), int(words[8])))
+        words = line.split()  # part N numbers: exact E model M parity P refuted F
+        rows.append((int(words[1]), int(words[4]), int(words[6]), int(words[8]), int(words[10])))
     return rows
 
 
@@ -63,12 +66,15 @@ def main() -> int:
     tally: dict[tuple[int, int], Counter] = defaultdict(Counter)
     with ProcessPoolExecutor(args.parallel) as pool:
         for rows in pool.map(check, [(str(built), board, args.exact, args.model) for board in boards]):
-            for numbers, exact, model, parity in rows:
+            for numbers, exact, model, parity, refuted in rows:
                 size = next(s for s in SIZES if s[0] <= numbers <= s[1])
                 t = tally[size]
                 t["parts"] += 1
                 t["model settled"] += model >= 0
                 if exact < 0:
+                    if model == 0:
+                        t["model 0 not settled"] += 1
+                        t["shown not 0"] += refuted == 1
                     continue
                 t["exact settled"] += 1
                 t["parity right"] += parity == exact

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -868,6 +869,9 @@ def test_strong_refutes_the_model_by_rounds(champion, tmp_path):
     if engine_lines(state, 10) is None:
         pytest.skip("no C++ engine")
     move, report = _strong_move(champion, tmp_path / "strong", state)
+    ranking = re.search(r"^ranking: (\d+) candidates, leave 0 (\d+), unknown (\d+), not 0 (\d+) \(valued before the "
+                        r"clock ran out: (all|\d+)\)$", report, re.MULTILINE)
+    assert ranking and int(ranking[1]) == sum(int(ranking[k]) for k in (2, 3, 4)), report
     claims = [line for line in report.splitlines() if line.startswith("model: a win")]
     assert claims and "replies: refuted" in claims[0], report  # (refuted, not run out of time)
     how = report.strip().splitlines()[-1]

@@ -346,7 +346,30 @@ def test_engine_grundy_check_values_parts_as_the_python_solver_does(needs_engine
                               for x in range(12)]) + "\n"
     run = subprocess.run([str(engine()), "--grundy-check", "1", "1"], input=big, capture_output=True, text=True,
                          check=True)
-    assert run.stdout.splitlines()[0] == "part 4 numbers: exact -1 model -1 parity 0"
+    assert run.stdout.splitlines()[0] == "part 4 numbers: exact -1 model -1 parity 0 refuted -1"
+
+
+def test_engine_grundy_check_refutes_a_models_zero_only_where_the_value_is_not_zero(needs_engine):
+    """Where ``--grundy-check``'s exact search does not settle a part (300 steps here) but the model
+    values it 0, the engine looks for a winning move there: ``refuted 1`` when it finds one, which
+    says the model's 0 is wrong.  Each such claim is checked against the Python solver's Grundy
+    value (not 0), and on these random positions the model's 0 is shown wrong at least twice."""
+    rng, shown = random.Random(7), 0
+    for _ in range(400):
+        state = random_state(rng, rng.choice([7, 8]), rng.choice([4, 6]), 0.12)
+        pos = position(state)
+        if len(pos.parts) != 1 or not 5 <= len(pos.parts[0].numbers) <= 12:
+            continue
+        run = subprocess.run([str(engine()), "--grundy-check", "300", "1000000"], input=board_text(state),
+                             capture_output=True, text=True, check=True)
+        words = run.stdout.splitlines()[0].split()  # part N numbers: exact E model M parity P refuted F
+        if words[10] == "1":
+            assert words[4] == "-1" and words[6] == "0", run.stdout
+            assert Solver().grundy(pos.grid, pos.parts[0]) != 0, board_text(state)
+            shown += 1
+        else:
+            assert words[10] == "-1" or (words[4] == "-1" and words[6] == "0"), run.stdout
+    assert shown >= 2
 
 
 def test_arena_solve_falls_back_to_the_python_solver(monkeypatch, capsys):

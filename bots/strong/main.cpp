@@ -1434,6 +1434,7 @@ static inline int MODEL_PART = 12;     // parts of at most this many numbers are
 static inline long MODEL_STEPS = 20000;
 static inline double rankUntil = 1e18;  // (CPU) the ranking's estimates give up by then
 static inline int UNKNOWN_PARITY = 0;
+static inline long rankValued = -1;  // (the last ranking: how many moves it valued before `until`; -1: all)
 static int grundyWithin(const Part& p, long steps, bool exact) {
     bool was = gExact;
     gExact = exact;
@@ -1472,6 +1473,7 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
     // valued as unknown.
     const bool lateUnknown = grundy && !UNKNOWN_PARITY;
     rankUntil = until;
+    rankValued = -1;
     for (auto& p : pos.parts) {
         grundies.push_back(grundy && cpu() <= until ? grundyEstimate(p, model) : lateUnknown ? -1 : (int)(p.nums.size() & 1));
         if (grundies.back() < 0) ++unknownAll;
@@ -1493,7 +1495,7 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
                 bool drawn = left == 0 && !(died || pos.dead);
                 int damage = COUNT(AND(gone, p.cells));
                 int after = lateUnknown ? -1 : left & 1;
-                if (grundy && cpu() > until) grundy = false;
+                if (grundy && cpu() > until) { grundy = false; rankValued = out.size(); }
                 if (grundy) {
                     int unknown = unknownAll - (grundies[i] < 0);
                     after = all ^ (grundies[i] < 0 ? 0 : grundies[i]);
@@ -2134,7 +2136,9 @@ static int solveMode(double seconds) {
 // 2 to 16 numbers of the position on standard input and of the positions after each candidate
 // move (the parts the ranking values; at most 40 of them, spread over the moves), one line each:
 // its numbers, its Grundy value by the exact search within EXACT steps (-1: not settled), by the
-// model within MODEL steps, and the parity of its numbers.
+// model within MODEL steps, and the parity of its numbers.  Where the exact search does not settle
+// a part that the model values 0, a last field says whether it finds a winning move there within
+// EXACT steps (refuted 1: the model's 0 is wrong; 0: none found), else refuted -1.
 static int grundyCheckMode(long exactSteps, long modelSteps) {
     if (exactSteps <= 0 || modelSteps <= 0) { printf("error: --grundy-check EXACT MODEL: two step counts above 0\n"); return 2; }
     Board b;
@@ -2158,8 +2162,13 @@ static int grundyCheckMode(long exactSteps, long modelSteps) {
     size_t every = (distinct.size() + 39) / 40;  // at most 40 of them, spread over the moves
     for (size_t i = 0; i < distinct.size(); i += every) {
         const Part& p = *distinct[i];
-        int exact = grundyWithin(p, exactSteps, true), model = grundyWithin(p, modelSteps, false);
-        printf("part %zu numbers: exact %d model %d parity %d\n", p.nums.size(), exact, model, (int)(p.nums.size() & 1));
+        int exact = grundyWithin(p, exactSteps, true), model = grundyWithin(p, modelSteps, false), wrong = -1;
+        if (exact < 0 && model == 0) {
+            wrong = 0;
+            within(exactSteps, [&] { wrong = wins(vector<Part>{p}, 0); });
+        }
+        printf("part %zu numbers: exact %d model %d parity %d refuted %d\n", p.nums.size(), exact, model,
+               (int)(p.nums.size() & 1), wrong);
     }
     return 0;
 }
@@ -2233,6 +2242,12 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
         }
     }
     if (ranked.empty()) return "no candidate";
+    if (verbose) {
+        int tiers[3] = {0, 0, 0};
+        for (auto& c : ranked) ++tiers[c.rank >> RANK_TIER & 3];
+        fprintf(stderr, "ranking: %zu candidates, leave 0 %d, unknown %d, not 0 %d (valued before the clock ran out: %s)\n",
+                ranked.size(), tiers[0], tiers[1], tiers[2], rankValued < 0 ? "all" : to_string(rankValued).c_str());
+    }
     // moves the exact search proved lost (or drawn) last, keeping the ranking's order otherwise
     auto worse = [](const Cand& c) { u64 h = HASH(c.region); return refuted.count(h) ? 2 : drawn.count(h) ? 1 : 0; };
     stable_sort(ranked.begin(), ranked.end(), [&](const Cand& x, const Cand& y) { return worse(x) < worse(y); });
