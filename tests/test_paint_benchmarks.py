@@ -175,6 +175,31 @@ def test_bench_strong_grundy_checks_the_estimates_on_a_tournaments_positions(rec
     assert "all parts: " in run.stdout
 
 
+def test_bench_strong_playouts_compares_the_playouts_with_the_solvers_values(records, cpp):
+    """Every position of the tiny match is valued: the bands of the ones settled as won or lost and
+    the count of the others add up to them, and on each band "right by the mean" counts no more
+    positions than were settled."""
+    run = bench("bench_strong_playouts.py", records, "--every", "1", "--solve", "5", "--playouts", "50")
+    assert run.returncode == 0, run.stderr
+    positions = sum(len(g["moves"]) for g in games(records))
+    assert run.stdout.startswith(f"{positions} positions; solver 5 s, 50 playouts each\n"), run.stdout
+    *bands, last = run.stdout.splitlines()[1:]
+    settled = 0
+    for line in bands:
+        m = re.fullmatch(r"\d+-\d* live: settled (\d+), won (\d+); playouts' mean on won (\S+), on lost (\S+); "
+                         r"right by the mean (\d+), by \"always won\" (\d+)", line)
+        assert m, line
+        count, won, right = int(m.group(1)), int(m.group(2)), int(m.group(5))
+        assert won <= count and right <= count and int(m.group(6)) == won
+        for mean, some in ((m.group(3), won), (m.group(4), count - won)):
+            assert (mean == "-") == (some == 0) and (mean == "-" or 0 <= float(mean) <= 1), line
+        settled += count
+    unsettled = re.fullmatch(r"not settled as won or lost: (\d+) \(drawn, or beyond the solver's 5 s\)", last)
+    assert unsettled and settled > 0 and settled + int(unsettled.group(1)) == positions, run.stdout
+    bad = bench("bench_strong_playouts.py", records, "--playouts", "0")
+    assert bad.returncode == 2 and "--playouts" in bad.stderr
+
+
 def test_bench_strong_ply_judges_each_variant_on_the_same_positions(cpp):
     """Two variants of the bot on the first positions of group 1 boards: each moves once from the
     same positions, and every move gets a verdict (group 1 is small enough for the solver)."""

@@ -372,6 +372,26 @@ def test_engine_grundy_check_refutes_a_models_zero_only_where_the_value_is_not_z
     assert shown >= 2
 
 
+def test_engine_playouts_give_the_result_a_position_forces(needs_engine):
+    """``--playouts COUNT`` (benchmarks/bench_strong_playouts.py): the mean result, for the player to
+    move, of the tree's random playouts.  Where every playout must end the same way it is that
+    result: one paintable number and a dead one (the 2 beside a painted cell) is a win, two far
+    apart a loss, one and nothing dead a draw; a bad count or board is refused with exit status 2."""
+    def board(rows: list[str]) -> str:
+        return f"{len(rows)}\n" + "\n".join(" ".join(row) for row in rows) + "\n"
+
+    won = board(["B2###", "#####", "##1##", "#####", "#####"])
+    lost = board(["B2###", "#####", "1###1", "#####", "#####"])
+    drawn = board(["#####", "#####", "##1##", "#####", "#####"])
+    for text, mean in ((won, "1.0000"), (lost, "0.0000"), (drawn, "0.5000")):
+        run = subprocess.run([str(engine()), "--playouts", "20"], input=text, capture_output=True, text=True,
+                             check=True)
+        assert run.stdout == f"playouts 20 mean {mean}\n", text
+    for args, text in ((["--playouts", "0"], won), (["--playouts", "5"], "not a board\n")):
+        run = subprocess.run([str(engine()), *args], input=text, capture_output=True, text=True, check=False)
+        assert run.returncode == 2 and run.stdout.startswith("error: "), run.stdout
+
+
 def test_arena_solve_falls_back_to_the_python_solver(monkeypatch, capsys):
     monkeypatch.setenv("ARENA_SOLVER", "python")
     assert main(["solve", "paint", str(GROUP1[0])]) == 0

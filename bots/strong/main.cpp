@@ -17,7 +17,8 @@
 //
 // "./bot --solve SECONDS" reads a board on standard input and prints the
 // exact value and a best move (used by `arena solve`); "./bot --rank COUNT"
-// prints the ranking's first COUNT moves of a board on standard input.
+// prints the ranking's first COUNT moves of a board on standard input, and
+// "./bot --playouts COUNT" the mean result of COUNT of the tree's playouts.
 // The arena compiles with -O2 alone: ask for the CPU's popcount (every x86-64 for 15 years has it).
 #if defined(__x86_64__)
 #pragma GCC target("popcnt")
@@ -181,8 +182,8 @@ static Rng rng{0x2545F4914F6CDD1DULL};
 // halves the work of every whole-mask operation and of every copy (README, section 24); bigger
 // boards R = 32.  main (at the end) reads the board's size and runs Engine<16> or Engine<32>.  (The
 // body is not indented: read it as a namespace.)
-static string stdinText;  // --solve, --grundy-check and --rank: the board, as read from standard input by main
-enum Mode { MOVE, SOLVE, GRUNDY_CHECK, RANK };  // what main was asked for (its arguments)
+static string stdinText;  // --solve, --grundy-check, --rank and --playouts: the board, as read from standard input by main
+enum Mode { MOVE, SOLVE, GRUNDY_CHECK, RANK, PLAYOUTS };  // what main was asked for (its arguments)
 
 template <int R> struct Engine {
 
@@ -2345,7 +2346,27 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     return how;
 }
 
-// The whole run: a move, or --solve / --grundy-check / --rank (main has told which from argv).
+// `--playouts COUNT`: COUNT of the tree's random playouts (`playout`, the tree's only judge of a
+// position it has not proven) from the position on standard input, and their mean result for the
+// player to move (1 a win, 0.5 a draw, 0 a loss): do they tell a won position from a lost one?
+// (benchmarks/bench_strong_playouts.py; README, section 34).  The same seed every run.
+static int playoutsMode(long count) {
+    if (count <= 0) { printf("error: --playouts COUNT: a count above 0\n"); return 2; }
+    Board b;
+    if (!stdinBoard(b) || b.n > 31) { printf("error: not a board of at most 31x31\n"); return 2; }
+    useSize(b.n);
+    Play base;
+    base.init(b);
+    double sum = 0;
+    for (long i = 0; i < count; ++i) {
+        Play pl = base;
+        sum += playout(pl);
+    }
+    printf("playouts %ld mean %.4f\n", count, sum / count);
+    return 0;
+}
+
+// The whole run: a move, or --solve / --grundy-check / --rank / --playouts (main has told which from argv).
 static int run(Mode mode, char** argv) {
     if (const char* d = getenv("STRONG_DEADLINE")) DEADLINE = atof(d);
     if (const char* d = getenv("STRONG_MCTS")) USE_MCTS = atoi(d);
@@ -2382,6 +2403,7 @@ static int run(Mode mode, char** argv) {
     if (mode == SOLVE) return solveMode(atof(argv[2]));
     if (mode == GRUNDY_CHECK) return grundyCheckMode(atol(argv[2]), atol(argv[3]));
     if (mode == RANK) return rankMode(atol(argv[2]));
+    if (mode == PLAYOUTS) return playoutsMode(atol(argv[2]));
     bool verbose = getenv("STRONG_VERBOSE") != nullptr;
     signal(SIGXFSZ, SIG_IGN);  // a file over the size limit: a failed write, not the end of the bot
     Board b;
@@ -2417,6 +2439,7 @@ int main(int argc, char** argv) {
     Mode mode = argc >= 3 && string(argv[1]) == "--solve"           ? SOLVE
                 : argc >= 4 && string(argv[1]) == "--grundy-check" ? GRUNDY_CHECK
                 : argc >= 3 && string(argv[1]) == "--rank"          ? RANK
+                : argc >= 3 && string(argv[1]) == "--playouts"      ? PLAYOUTS
                                                                    : MOVE;
     int n = 0;
     if (mode != MOVE) {
