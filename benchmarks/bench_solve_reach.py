@@ -67,6 +67,15 @@ def records_file(text: str) -> Path:
     return path
 
 
+def built_engine(script: str) -> Path | None:
+    """bots/strong compiled (``arena solve``'s engine), or None after saying on standard error why
+    ``script`` cannot run without it (its caller then exits with status 2)."""
+    built = engine()
+    if built is None:
+        print(f"{script}: no C++ compiler (or ARENA_SOLVER=python): bots/strong cannot be built", file=sys.stderr)
+    return built
+
+
 def initial_state(record: dict, records: Path) -> PaintState:
     """The board a recorded game started from, found as ``arena replay`` finds it (relative to the
     working folder, else to the folder above ``results/``) and checked against its recorded hash."""

@@ -26,9 +26,8 @@ import sys
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
-from bench_solve_reach import record_positions, records_file
+from bench_solve_reach import built_engine, record_positions, records_file
 
-from players.paint import engine
 from referees.paint import board_text
 
 SIZES = ((2, 4), (5, 8), (9, 12), (13, 16))
@@ -57,10 +56,8 @@ def main() -> int:
     args = parser.parse_args()
     if min(args.every, args.exact, args.model, args.parallel) < 1:
         parser.error("--every, --exact, --model and --parallel take a number of at least 1")
-    built = engine()
+    built = built_engine("bench_strong_grundy")
     if built is None:
-        print("bench_strong_grundy: no C++ compiler (or ARENA_SOLVER=python): bots/strong cannot be built",
-              file=sys.stderr)
         return 2
     boards = [board_text(state) for _, state in record_positions(args.records, 0, args.every)]
     tally: dict[tuple[int, int], Counter] = defaultdict(Counter)

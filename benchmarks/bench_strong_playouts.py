@@ -20,9 +20,9 @@ import sys
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
-from bench_solve_reach import record_positions, records_file
+from bench_solve_reach import built_engine, record_positions, records_file
 
-from players.paint import engine, engine_lines
+from players.paint import engine_lines
 from players.paint import position as position_of
 from referees.paint import PaintState, board_text, outcome
 
@@ -52,10 +52,8 @@ def main() -> int:
     args = parser.parse_args()
     if min(args.every, args.playouts, args.parallel) < 1 or args.solve <= 0:
         parser.error("--every, --playouts and --parallel take a number of at least 1, --solve seconds above 0")
-    built = engine()
+    built = built_engine("bench_strong_playouts")
     if built is None:
-        print("bench_strong_playouts: no C++ compiler (or ARENA_SOLVER=python): bots/strong cannot be built",
-              file=sys.stderr)
         return 2
     states = [state for _, state in record_positions(args.records, 0, args.every) if outcome(state) is None]
     tally: dict[tuple[int, int], Counter] = defaultdict(Counter)

@@ -29,8 +29,10 @@ import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from bench_solve_reach import built_engine
+
 from generator.paint import GROUPS, generate_board
-from players.paint import engine, engine_lines
+from players.paint import engine_lines
 from players.paint import position as position_of
 from referees.paint import apply_move, board_text, outcome, parse_board, parse_move
 
@@ -88,9 +90,8 @@ def main() -> int:
                         help='settings such as "STRONG_MODEL=0,STRONG_ROUNDS=0" ("" for the bot as shipped)')
     parser.add_argument("--parallel", type=int, default=2)
     args = parser.parse_args()
-    built = engine()  # bots/strong/main.cpp compiled once and cached: the bot and the solver are one binary
+    built = built_engine("bench_strong_ply")  # compiled once and cached: the bot and the solver are one binary
     if built is None:
-        print("bench_strong_ply: no C++ compiler (or ARENA_SOLVER=python): bots/strong cannot be built", file=sys.stderr)
         return 2
     binary = str(built)
     seeds = range(args.seed, args.seed + args.count)
