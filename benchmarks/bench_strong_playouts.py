@@ -19,6 +19,7 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from bench_solve_reach import built_engine, record_positions, records_file
 
@@ -33,7 +34,7 @@ def judge(args: tuple[str, PaintState, float, int]) -> tuple[int, str, float] | 
     """(live numbers, "win" or "loss" for the player to move, the playouts' mean) of one position,
     or None where the solver does not settle it as won or lost."""
     binary, state, seconds, count = args
-    lines = engine_lines(state, seconds)
+    lines = engine_lines(state, seconds, Path(binary))  # (the binary built once, not engine()'s hash per position)
     word = lines[0].split()[1] if lines else "unknown"
     if word not in ("win", "loss"):
         return None
