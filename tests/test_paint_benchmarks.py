@@ -200,6 +200,32 @@ def test_bench_strong_playouts_compares_the_playouts_with_the_solvers_values(rec
     assert bad.returncode == 2 and "--playouts" in bad.stderr
 
 
+def test_bench_strong_how_counts_each_variants_ways_over_the_same_positions(records, cpp):
+    """Every position where greedy moved in the tiny match (from ply 1 on) is moved from once per
+    variant: each variant's ways add up to the positions, and the games won under each way to the
+    games won; a bot the records do not hold, or a bad range, exits 2 with what was expected."""
+    run = bench("bench_strong_how.py", records, "--bot", "greedy", "--live", "1", "99",
+                "--variants", "", "STRONG_MODEL=0", "--parallel", "2")
+    assert run.returncode == 0, run.stderr
+    expected = won = 0
+    for game in games(records):
+        seat = game["seats"].index("greedy")
+        moved = sum(1 for ply, move in enumerate(game["moves"]) if ply >= 1 and move["seat"] == seat)
+        expected += moved
+        won += moved * (game["points"][seat] > game["points"][1 - seat])
+    head, *lines = run.stdout.splitlines()
+    assert head == f"{expected} positions where greedy moved with 1-99 live numbers (games won by greedy: {won})"
+    assert expected > 0 and [line.split(":")[0] for line in lines] == ["variant 'shipped'", "variant 'STRONG_MODEL=0'"]
+    for line in lines:
+        ways = [re.fullmatch(r"(.+) (\d+) \(won (\d+)", way).groups()
+                for way in line.split(": ", 1)[1].removesuffix(")").split("), ")]
+        assert sum(int(n) for _, n, _ in ways) == expected, line
+        assert sum(int(w) for _, _, w in ways) == won, line
+    for bad, said in ((("--bot", "nobody"), "its bots: greedy, random"), (("--live", "9", "3"), "1 <= LOW <= HIGH")):
+        refused = bench("bench_strong_how.py", records, *bad)
+        assert refused.returncode == 2 and said in refused.stderr, refused.stderr
+
+
 def test_bench_strong_ply_judges_each_variant_on_the_same_positions(cpp):
     """Two variants of the bot on the first positions of group 1 boards: each moves once from the
     same positions, and every move gets a verdict (group 1 is small enough for the solver)."""
