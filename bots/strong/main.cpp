@@ -112,6 +112,9 @@ void operator delete[](void* p, const std::nothrow_t&) noexcept { blocks::give(p
 
 static double DEADLINE = 0.80;  // CPU seconds of the process by which the move is chosen
 static int USE_MCTS = 1, MODEL = 1;
+// The model's look: MODEL_SHARE of what the exact search and the ranking left (the tree has the
+// rest; none when the look plays a model win).  0.85 instead: more model wins played, no gain a
+// match could show (README, section 35).
 static double MODEL_SHARE = 0.6;
 static double RANK_SHARE = 0.3;  // of the move's time, at most, for the ranking by Grundy estimates
 static int TREE_GRUNDY = 0, ROUNDS = 1, ROOT_RANKED = 1;
@@ -2259,6 +2262,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
     if (!lost && MODEL) {
         double modelEnd = USE_MCTS ? cpu() + MODEL_SHARE * (DEADLINE - cpu()) : DEADLINE;
         budget.deadline = modelEnd;
+        int looked = 0, theirs = 0;
         try {
             for (auto& c : ranked) {
                 if (refuted.count(HASH(c.region))) continue;
@@ -2266,6 +2270,8 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
                 gExact = false;
                 int v = valueOf(child);
                 gExact = true;
+                ++looked;
+                theirs += v == WIN;
                 if (v != LOSS) continue;
                 double t = cpu();
                 int reply = replyValue(child, t + 0.4 * (modelEnd - t));
@@ -2295,6 +2301,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
             gExact = true;
         }
         gExact = true;
+        if (verbose) fprintf(stderr, "model look: %d candidates valued, %d won by the opponent in the model, cpu %.3f\n", looked, theirs, cpu());
     }
     // 4. the rest of the time: Monte Carlo tree search (in a lost position too: practical chances)
     if (USE_MCTS && cpu() < DEADLINE - 0.05) {
@@ -2391,6 +2398,7 @@ static int run(Mode mode, char** argv) {
     if (const char* d = getenv("STRONG_EXACT_MID")) EXACT_MID_SHARE = atof(d);
     if (const char* d = getenv("STRONG_MODEL_PART")) MODEL_PART = atoi(d);
     if (const char* d = getenv("STRONG_UNKNOWN_PARITY")) UNKNOWN_PARITY = atoi(d);
+    if (const char* d = getenv("STRONG_MODEL_SHARE")) MODEL_SHARE = atof(d);
     if (const char* d = getenv("STRONG_ROOT_RANKED")) ROOT_RANKED = atoi(d);
     if (const char* d = getenv("STRONG_MODEL_STEPS")) MODEL_STEPS = atol(d);
     if (const char* d = getenv("STRONG_TREE_EXACT")) TREE_EXACT = atoi(d);
