@@ -35,13 +35,11 @@ from players.paint import position
 from referees.paint import apply_move, board_text, parse_move
 
 
-def positions(path: Path, bot: str, low: int, high: int) -> list[tuple[int, str, bool]]:
-    """(ply, board, whether `bot` won the game) where `bot` moved with low..high live numbers."""
+def positions(records: list[dict], path: Path, bot: str, low: int, high: int) -> list[tuple[int, str, bool]]:
+    """(ply, board, whether `bot` won the game) where `bot` moved with low..high live numbers, in the
+    games `records` read from `path`."""
     found = []
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            continue
-        record = json.loads(line)
+    for record in records:
         if bot not in record["seats"]:
             continue
         seat = record["seats"].index(bot)
@@ -76,14 +74,14 @@ def main() -> int:
     low, high = args.live
     if not 0 < low <= high:
         parser.error(f"--live {low} {high}: two counts, 1 <= LOW <= HIGH")
-    names = {name for line in args.records.read_text().splitlines() if line.strip()
-             for name in json.loads(line)["seats"]}
+    records = [json.loads(line) for line in args.records.read_text().splitlines() if line.strip()]
+    names = {name for record in records for name in record["seats"]}
     if args.bot not in names:
         parser.error(f"--bot {args.bot}: not in {args.records} (its bots: {', '.join(sorted(names))})")
     built = built_engine("bench_strong_how")
     if built is None:
         return 2
-    cases = positions(args.records, args.bot, low, high)
+    cases = positions(records, args.records, args.bot, low, high)
     won = sum(w for _, _, w in cases)
     print(f"{len(cases)} positions where {args.bot} moved with {low}-{high} live numbers "
           f"(games won by {args.bot}: {won})", flush=True)
