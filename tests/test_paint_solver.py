@@ -323,6 +323,54 @@ def test_engine_killer_moves_shorten_the_search_and_change_no_answer(needs_engin
     assert_the_knob_halves_the_steps(generate_board(10, 2, 2, 6, 21), "STRONG_KILLERS", solve=30)
 
 
+def far_apart(n: int, numbers: dict[tuple[int, int], int], dead: bool = True) -> PaintState:
+    """An empty n x n board with `numbers` ((row, column) -> value), and, with `dead`, a 3 walled in
+    by paint in the bottom-left corner (dead: the game is then played to the last move)."""
+    cells = [EMPTY] * (n * n)
+    for (x, y), v in numbers.items():
+        cells[x * n + y] = v
+    if dead:
+        for x, y in [(n - 3, 1), (n - 3, 3), (n - 4, 2), (n - 2, 2)]:
+            cells[x * n + y] = PAINTED
+        cells[(n - 3) * n + 2] = 3
+    return PaintState(n, tuple(cells))
+
+
+@pytest.mark.parametrize("numbers, dead, value", [
+    ({(1, 1): 5, (1, 8): 5}, True, LOSS),               # two single moves: the second player paints last
+    ({(1, 1): 5, (1, 8): 5, (8, 8): 5}, True, WIN),     # three
+    ({(1, 1): 5, (1, 8): 5}, False, DRAW),              # nobody can die: every number is painted
+    ({(1, 1): 5, (1, 8): 5, (8, 8): 5}, False, DRAW),
+])
+def test_engine_values_numbers_that_cannot_kill_one_another_as_single_moves(needs_engine, numbers, dead, value):
+    """Numbers 7 cells apart: their zones (4 steps each) touch, so each is one part with the next,
+    but none can touch another (that takes 6 cells of its 5) nor take enough of its room.  The
+    engine (bots/strong/README.md, section 36) and the Python solver agree on the value, and the
+    engine settles each without a search, where it enumerated the numbers' regions before
+    (``STRONG_IMMUNE=0``)."""
+    state = far_apart(14, numbers, dead)
+    assert position(state).dead == dead and len(position(state).parts) == 1
+    assert Solver().best(position(state))[0] == value
+    found, _, steps = engine_steps(state, 20, STRONG_IMMUNE=None)
+    before, _, steps_before = engine_steps(state, 20, STRONG_IMMUNE="0")
+    assert found == before == value
+    assert steps * 10 < steps_before, (steps, steps_before)
+
+
+def test_engine_settles_at_once_a_big_number_that_cannot_kill_its_neighbour(needs_engine):
+    """A 13 and a 6 fourteen cells apart (the 13 paints at most 12 steps from its cell, so it never
+    touches the 6, and the 6 has room beyond its reach) with a dead number on the board: two
+    single moves, lost for the player to move.  Before (``STRONG_IMMUNE=0``) the engine enumerated
+    the 13's regions looking for one that kills the 6: 63 066 steps here, and on a group 3 position
+    of a 20 and a 13 in 114 free cells more than 5 s without an answer."""
+    state = far_apart(20, {(2, 2): 13, (2, 16): 6})
+    assert len(position(state).parts) == 1
+    value, _, steps = engine_steps(state, 20, STRONG_IMMUNE=None)
+    before, _, steps_before = engine_steps(state, 20, STRONG_IMMUNE="0")
+    assert value == before == LOSS
+    assert steps < 100 and steps_before > 10_000, (steps, steps_before)
+
+
 def test_engine_grundy_check_values_parts_as_the_python_solver_does(needs_engine):
     """``--grundy-check`` (benchmarks/bench_strong_grundy.py): its exact values are the Python
     solver's Grundy values, its model values are values a part of that size can have (the two

@@ -536,6 +536,12 @@ struct HashSet {
     }
 };
 
+// IMMUNE: a branch of the enumeration whose last other survivor no region of the moving number can
+// kill is finished once that survivor was seen spared (Tracked::immuneAt; 0: only once it was seen
+// both killed and spared, as before 2026-11-29, for the tests; README, section 36); and a part
+// none of whose numbers can ever be killed is valued as so many single moves (independent()).
+static inline int IMMUNE = 1;
+
 // A move of number k of part p, and the other numbers that may outlive it (those beside it die
 // anyway): `others`, their zones, is where a region's effect lies.  The enumeration tracks the
 // death of at most 64 of them; any further ones count as alive, which is only slower.
@@ -605,6 +611,21 @@ struct Tracked {
                 for (int x = from; x <= to; ++x) l.r[x] |= p->zones[j[t]].r[x];
         return l;
     }
+    // Whether no region of the move's number can kill the t-th tracked number: its cell is beyond
+    // the reach of the number's paint (every cell the number could paint, and their neighbours),
+    // and it keeps v cells within reach once all of those are gone.  Any one region takes a part
+    // of them, and a zone only shrinks as cells go, so it survives every move of this number.
+    // (Computed once per tracked number, when asked.)
+    mutable u64 immuneKnown = 0, immune = 0;
+    bool immuneAt(int t) const {
+        if (immuneKnown >> t & 1) return immune >> t & 1;
+        immuneKnown |= 1ULL << t;
+        const Num& n = p->nums[j[t]];
+        Mask reach = GROW(OR(AND(p->zones[k], p->empty), SINGLE(p->nums[k].at)));
+        bool safe = !TEST(reach, n.at) && COUNT(zoneOf(n.at, n.v, ANDNOT(AND(p->empty, p->zones[j[t]]), reach), true)) >= n.v;
+        if (safe) immune |= 1ULL << t;
+        return safe;
+    }
     // The dead set once `effect` meets the zones of the numbers not yet dead at the cells `fresh`.
     u64 update(u64 dead, const Mask& effect, const Mask& fresh) const {
         for (int t = 0; t < m; ++t)
@@ -660,9 +681,11 @@ template <class F> struct Enum {
     // `live`: the zones of the others not yet dead (`dead`, bits of tr's numbers).
     bool finish(const Mask& chosen, Mask frontier, const Mask& seenCells, int left, const Mask& effect,
                 const Mask& live, u64 dead) {
-        if (tr->single(dead)) {  // both ends of the last survivor seen: nothing new below
+        if (tr->single(dead)) {  // both ends of the last survivor seen (or the one it can have): nothing new below
             u64 last = tr->all & ~dead;
-            if (seen->contains(Tracked::deaths(dead)) && seen->contains(Tracked::deaths(dead | last))) return false;
+            if (seen->contains(Tracked::deaths(dead)) &&
+                ((last && IMMUNE && tr->immuneAt(__builtin_ctzll(last))) || seen->contains(Tracked::deaths(dead | last))))
+                return false;
         }
         Mask sensitive, free;  // cells that would add to the effect; allowed cells not looked at yet
         for (int x = lo; x <= hi; ++x) {
@@ -1030,6 +1053,32 @@ static Pos afterMove(const Pos& pos, int i, int k, const Mask& region) {
 // ------------------------------------------------------------------ exact solver
 enum { LOSS = -1, DRAW = 0, WIN = 1 };
 
+// Whether no move can ever kill a number of part p: no number's cell is within one step of a cell
+// another number could paint, and each keeps v cells within reach once every cell the others could
+// paint, and their neighbours, are gone.  Moves only take cells, so then every number is painted
+// once whatever the order: the part is as many single moves as it has numbers (its Grundy value
+// the parity of their count; before the first death, a draw).  In big open rooms late in a group 3
+// game such parts, whose numbers' zones touch but whose numbers are too far apart to kill one
+// another, took the search every region of each number (README, section 36).
+static bool independent(const Part& p) {
+    int n = p.nums.size();
+    if (!IMMUNE || n > 64) return false;
+    Mask reach[64];
+    for (int j = 0; j < n; ++j) reach[j] = GROW(OR(AND(p.zones[j], p.empty), SINGLE(p.nums[j].at)));
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            if (j != i && TEST(reach[j], p.nums[i].at)) return false;
+    for (int i = 0; i < n; ++i) {
+        Mask others;
+        zero(others);
+        for (int j = 0; j < n; ++j)
+            if (j != i) others = OR(others, reach[j]);
+        const Num& num = p.nums[i];
+        if (COUNT(zoneOf(num.at, num.v, ANDNOT(AND(p.empty, p.zones[i]), others), true)) < num.v) return false;
+    }
+    return true;
+}
+
 static int grundyOf(const Part& p) { return p.nums.size() == 1 ? 1 : grundyOf(p, partKey(p)); }
 static int xorOf(const vector<Part>& parts) {
     int t = 0;
@@ -1044,6 +1093,10 @@ static int grundyOf(const Part& p, u64 pk) {
     u64 key = tkey(pk, TAG_GRUNDY);
     int found;
     if (lookup(key, found)) return found;
+    if (independent(p)) {
+        store(key, count & 1);
+        return count & 1;
+    }
     long start = budget.nodes;
     budget.tick();
     vector<char> options(count + 2, 0);
@@ -1122,7 +1175,10 @@ static bool wins(const vector<Part>& parts, int heap) {
         int g;
         if (p.nums.size() <= 2) heap ^= grundyOf(p, pk);
         else if (lookup(tkey(pk, TAG_GRUNDY), g)) heap ^= g;  // (known: the value grundyOf would find)
-        else big.push_back({&p, pk});
+        else if (independent(p)) {
+            store(tkey(pk, TAG_GRUNDY), p.nums.size() & 1);
+            heap ^= p.nums.size() & 1;
+        } else big.push_back({&p, pk});
     }
     if (big.empty()) return heap != 0;
     sort(big.begin(), big.end(), [](const Big& a, const Big& b) { return a.p->nums.size() < b.p->nums.size(); });
@@ -1181,6 +1237,10 @@ static int valueOf(const Pos& pos) {
     u64 key = posKey(pos);
     int found;
     if (lookup(key, found)) return found;
+    if (all_of(pos.parts.begin(), pos.parts.end(), [](const Part& p) { return independent(p); })) {
+        store(key, DRAW);  // (no number can die: every one is painted)
+        return DRAW;
+    }
     long start = budget.nodes;
     budget.tick();
     Deeper deeper;
@@ -2407,6 +2467,7 @@ static int run(Mode mode, char** argv) {
     if (const char* d = getenv("STRONG_HEAP_LATE")) HEAP_LATE = atoi(d);
     if (const char* d = getenv("STRONG_PROGRESS_TOP")) PROGRESS_TOP = atoi(d);
     if (const char* d = getenv("STRONG_PROGRESS_FROM")) PROGRESS_FROM = atoi(d);
+    if (const char* d = getenv("STRONG_IMMUNE")) IMMUNE = atoi(d);
     if (const char* d = getenv("STRONG_KILLERS")) KILLERS = max(0, min(KILLER_SLOTS, atoi(d)));
     if (mode == SOLVE) return solveMode(atof(argv[2]));
     if (mode == GRUNDY_CHECK) return grundyCheckMode(atol(argv[2]), atol(argv[3]));
