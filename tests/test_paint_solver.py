@@ -344,7 +344,7 @@ def far_apart(n: int, numbers: dict[tuple[int, int], int], dead: bool = True) ->
 ])
 def test_engine_values_numbers_that_cannot_kill_one_another_as_single_moves(needs_engine, numbers, dead, value):
     """Numbers 7 cells apart: their zones (4 steps each) touch, so each is one part with the next,
-    but none can touch another (that takes 6 cells of its 5) nor take enough of its room.  The
+    but none can touch another (a path there takes 7 cells, and it paints 5) nor take enough of its room.  The
     engine (bots/strong/README.md, section 36) and the Python solver agree on the value, and the
     engine settles each without a search, where it enumerated the numbers' regions before
     (``STRONG_IMMUNE=0``)."""
