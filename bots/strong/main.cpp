@@ -1063,11 +1063,17 @@ enum { LOSS = -1, DRAW = 0, WIN = 1 };
 static bool independent(const Part& p) {
     int n = p.nums.size();
     if (!IMMUNE || n > 64) return false;
+    // (first the cheap test, which rejects most parts: a cell beside number i, or its own, that
+    // number j could paint, or j's own cell)
+    int near[5];
+    for (int i = 0; i < n; ++i) {
+        int c = around(p.nums[i].at, near);
+        for (int j = 0; j < n; ++j)
+            for (int t = 0; j != i && t < c; ++t)
+                if (near[t] == p.nums[j].at || (TEST(p.zones[j], near[t]) && TEST(p.empty, near[t]))) return false;
+    }
     Mask reach[64];
     for (int j = 0; j < n; ++j) reach[j] = GROW(OR(AND(p.zones[j], p.empty), SINGLE(p.nums[j].at)));
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j)
-            if (j != i && TEST(reach[j], p.nums[i].at)) return false;
     for (int i = 0; i < n; ++i) {
         Mask others;
         zero(others);
