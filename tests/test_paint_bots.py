@@ -333,7 +333,7 @@ def test_strong_gives_many_numbers_in_little_room_the_narrow_rounds(champion, tm
 #: 15 live numbers in 73 free cells (bench_strong_exact.py positions, seed 6360): won for the
 #: player to move, arena solve 0.4 s (206 000 steps).  (Until section 36 of the bot's README this
 #: was seed 6674's position, whose proof the engine of that section finds in 2.2 million steps
-#: instead of 214 000: the rounds' path there turns on a few hundred steps saved elsewhere.)
+#: instead of 214 000: the rounds' path there turns on the steps its shortcuts change.)
 SMALL_WIN = """10
 # # # # # # # # # #
 # 2 # # # # # # # #

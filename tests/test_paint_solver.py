@@ -349,8 +349,9 @@ def test_engine_values_numbers_that_cannot_kill_one_another_as_single_moves(need
     engine settles each without a search, where it enumerated the numbers' regions before
     (``STRONG_IMMUNE=0``)."""
     state = far_apart(14, numbers, dead)
-    assert position(state).dead == dead and len(position(state).parts) == 1
-    assert Solver().best(position(state))[0] == value
+    pos = position(state)
+    assert pos.dead == dead and len(pos.parts) == 1
+    assert Solver().best(pos)[0] == value
     found, _, steps = engine_steps(state, 20, STRONG_IMMUNE=None)
     before, _, steps_before = engine_steps(state, 20, STRONG_IMMUNE="0")
     assert found == before == value

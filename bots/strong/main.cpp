@@ -352,6 +352,16 @@ static Mask zoneOf(int at, int v, const Mask& empty, bool enough = false) {
     return z;
 }
 
+// Every cell number k of part p could ever paint, and their neighbours: what its moves can take.
+static Mask paintReach(const Part& p, int k) { return GROW(OR(AND(p.zones[k], p.empty), SINGLE(p.nums[k].at))); }
+// Whether number i of part p outlives any paint within `reach` (cells and neighbours): its cell is
+// not in it, and it keeps v cells within reach once all of it is gone (a zone only shrinks as
+// cells go, so any move taking part of `reach` leaves it alive).
+static bool outlives(const Part& p, int i, const Mask& reach) {
+    const Num& n = p.nums[i];
+    return !TEST(reach, n.at) && COUNT(zoneOf(n.at, n.v, ANDNOT(AND(p.empty, p.zones[i]), reach), true)) >= n.v;
+}
+
 struct Live { Num n; Mask z; };
 
 // The parts the live numbers fall into (zones that overlap or touch), appended to `out`: each
@@ -611,18 +621,13 @@ struct Tracked {
                 for (int x = from; x <= to; ++x) l.r[x] |= p->zones[j[t]].r[x];
         return l;
     }
-    // Whether no region of the move's number can kill the t-th tracked number: its cell is beyond
-    // the reach of the number's paint (every cell the number could paint, and their neighbours),
-    // and it keeps v cells within reach once all of those are gone.  Any one region takes a part
-    // of them, and a zone only shrinks as cells go, so it survives every move of this number.
-    // (Computed once per tracked number, when asked.)
+    // Whether no region of the move's number can kill the t-th tracked number (it outlives all the
+    // number's paint reach).  (Computed once per tracked number, when asked.)
     mutable u64 immuneKnown = 0, immune = 0;
     bool immuneAt(int t) const {
         if (immuneKnown >> t & 1) return immune >> t & 1;
         immuneKnown |= 1ULL << t;
-        const Num& n = p->nums[j[t]];
-        Mask reach = GROW(OR(AND(p->zones[k], p->empty), SINGLE(p->nums[k].at)));
-        bool safe = !TEST(reach, n.at) && COUNT(zoneOf(n.at, n.v, ANDNOT(AND(p->empty, p->zones[j[t]]), reach), true)) >= n.v;
+        bool safe = outlives(*p, j[t], paintReach(*p, k));
         if (safe) immune |= 1ULL << t;
         return safe;
     }
@@ -1073,14 +1078,13 @@ static bool independent(const Part& p) {
                 if (near[t] == p.nums[j].at || (TEST(p.zones[j], near[t]) && TEST(p.empty, near[t]))) return false;
     }
     Mask reach[64];
-    for (int j = 0; j < n; ++j) reach[j] = GROW(OR(AND(p.zones[j], p.empty), SINGLE(p.nums[j].at)));
+    for (int j = 0; j < n; ++j) reach[j] = paintReach(p, j);
     for (int i = 0; i < n; ++i) {
         Mask others;
         zero(others);
         for (int j = 0; j < n; ++j)
             if (j != i) others = OR(others, reach[j]);
-        const Num& num = p.nums[i];
-        if (COUNT(zoneOf(num.at, num.v, ANDNOT(AND(p.empty, p.zones[i]), others), true)) < num.v) return false;
+        if (!outlives(p, i, others)) return false;
     }
     return true;
 }
