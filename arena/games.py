@@ -167,6 +167,19 @@ def names_and_aliases() -> list[str]:
     return found
 
 
+def solvable() -> list[str]:
+    """The installed games that declare a solver (``arena solve``, ``arena replay --solve``): a module
+    with ``solve_lines(referee, state, max_seconds) -> lines``, the first ``value: WORD ...``."""
+    found = []
+    for name, entry in installed().items():
+        try:
+            if entry.game.solver:
+                found.append(name)
+        except GameError:
+            continue
+    return found
+
+
 def get(name: str) -> Installed:
     """A game by its name or an alias; an unknown name lists the games."""
     games = installed()

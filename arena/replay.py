@@ -8,11 +8,12 @@ drawing of each game is its view's (``arena.views``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from arena import views
+from arena import games, views
 from arena.boards import Board, load_board
 from arena.errors import ArenaError
 from arena.games import referee as get_referee
@@ -193,6 +194,74 @@ def bot_input(store: Store, record: dict[str, Any], number: int) -> tuple[dict[s
     return entry, referee.render(state, entry["seat"])
 
 
+# ---------------------------------------------------------------- the solver's verdict on each move
+#: A solver's first word (``value: WORD ...``, the protocol of ``arena solve``) -> its rank for the mover.
+VALUES = {"loss": 0, "draw": 1, "win": 2}
+
+
+def solver_value(lines: list[str]) -> str:
+    """``win``, ``draw``, ``loss`` (for the player to move) or ``unknown``: the first line of what a
+    game's ``solve_lines`` printed."""
+    words = lines[0].split() if lines else []
+    return words[1] if len(words) > 1 and words[0] == "value:" and words[1] in VALUES else "unknown"
+
+
+def with_solver(game: Replay, seconds: float,
+                progress: Callable[[int, int], None] | None = None) -> tuple[Replay, list[str]]:
+    """The replay with what the game's solver says of every accepted move (``arena replay --solve``):
+    the value of the position before it for the bot that moved, and of the position after it for the
+    bot to move next, each within ``seconds``; a move that turned a proven win into no win, or a proven
+    draw into a loss, is marked as having thrown it.  Returns the replay (each such move's first step
+    with a note) and a summary's lines.  ``progress(k, total)`` is called before each position."""
+    record = game.record
+    try:
+        solver = games.get(record["game"]).solver()
+    except games.GameError as exc:
+        raise ArenaError(str(exc)) from None
+    if solver is None:
+        raise ArenaError(f"game {record['game']!r} has no solver "
+                         f"(--solve works for: {', '.join(games.solvable()) or 'no installed game'})")
+    if len(record["seats"]) != 2:
+        raise ArenaError("--solve needs a game of two players (the solver values a position for the player to move)")
+    referee = get_referee(record["game"])
+    # the position before each accepted move, and after the last one: one solve each
+    moves: list[int] = []  # index in game.steps of each accepted move's first step
+    positions = [game.steps[0].state]
+    for index, step in enumerate(game.steps):
+        if step.entry is None or not step.first or step.entry["verdict"] != "ok":
+            continue
+        moves.append(index)
+        last = index
+        while last + 1 < len(game.steps) and game.steps[last + 1].number == step.number:
+            last += 1
+        positions.append(game.steps[last].state)
+    values = []
+    for k, state in enumerate(positions):
+        if progress:
+            progress(k + 1, len(positions))
+        values.append(solver_value(solver.solve_lines(referee, state, seconds)))
+    seats = record["seats"]
+    steps = list(game.steps)
+    thrown = []
+    settled = sum(value != "unknown" for value in values[:len(moves)])
+    for k, index in enumerate(moves):
+        step = steps[index]
+        mover, other = display(seats[step.seat]), display(seats[1 - step.seat])
+        before, after = values[k], values[k + 1]
+        words = [f"solver: before this move {_valued(before, mover, seconds)}; after it {_valued(after, other, seconds)}"]
+        if before in ("win", "draw") and after != "unknown" and 2 - VALUES[after] < VALUES[before]:
+            words.append(f" ({mover} threw the {before})")
+            thrown.append(f"move {step.move} by {mover} (a {before})")
+        steps[index] = replace(step, frame=replace(step.frame, notes=step.frame.notes + ("".join(words),)))
+    summary = [f"solver ({seconds:g} s a position): {settled} of {len(moves)} positions before a move settled",
+               "moves that threw a proven win or draw: " + ("; ".join(thrown) if thrown else "none")]
+    return replace(game, steps=tuple(steps)), summary
+
+
+def _valued(value: str, bot: str, seconds: float) -> str:
+    return f"unknown (not settled in {seconds:g} s)" if value == "unknown" else f"a {value} for {bot}"
+
+
 # ---------------------------------------------------------------- text
 # What a bot printed and the names it was given are shown with ``display``: every control
 # character as a visible escape.  A line the arena composed from quoted parts (a referee's
@@ -283,13 +352,16 @@ def game_heading(record: dict[str, Any], verb: str = "game") -> str:
     return f"{verb} {display(record['id'])} ({display(record['game'])}): " + " vs ".join(map(display, record["seats"]))
 
 
-def game_text(game: Replay, colour: bool = False) -> str:
-    """A whole replay for the terminal, ending with the outcome (``colour``: see ``step_text``)."""
+def game_text(game: Replay, colour: bool = False, summary: list[str] | None = None) -> str:
+    """A whole replay for the terminal, ending with the outcome (``colour``: see ``step_text``) and
+    the ``summary`` lines of ``with_solver`` when given."""
     record = game.record
     parts = [game_heading(record)]
     plan = get_referee(record["game"]).protocol == "one-shot"
     parts += [step_text(step, plan, colour) for step in game.steps]
     parts.append(f"== result: {outcome_text(record)}")
+    if summary:
+        parts.append("\n".join(["== " + summary[0]] + ["  " + line for line in summary[1:]]))
     return "\n\n".join(parts) + "\n"
 
 

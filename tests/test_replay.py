@@ -21,6 +21,7 @@ from conftest import playwright_chromium
 
 from arena import games, replay
 from arena.store import Store
+from players import paint as players
 from referees import crossword, match3, paint, threes
 from referees.base import Referee
 
@@ -245,6 +246,53 @@ def test_replay_errors_name_what_is_wrong(tournaments: dict[str, Path]) -> None:
     assert several.returncode == 2 and "games are recorded; name one" in several.stderr
     missing = _arena("replay", str(folder), "nope|a|b", cwd=folder)
     assert missing.returncode == 2 and "no recorded game has id 'nope|a|b'" in missing.stderr
+
+
+def test_solve_values_every_move_and_marks_the_thrown_wins(tmp_path: Path) -> None:
+    """``arena replay --solve``: greedy against itself on the 8x8 board (both decide the same way every
+    time) throws the win at the first two moves. The values printed under each move are those of the
+    Python solver (another implementation than the C++ engine ``arena solve`` uses) on the positions
+    recomputed here from the board and the recorded moves."""
+    bots = [_copy(ROOT / "bots/greedy.py", tmp_path / "bots", name) for name in ("greedy.py", "eager.py")]
+    bots.append(_write(tmp_path / "bots" / "cheater.py", CHEATER))
+    board = _write(tmp_path / "boards" / "tiny.in", PAINT_BOARD)
+    folder = _tournament(tmp_path, "paint", bots, [board])
+    record = next(r for r in Store.open_existing(folder).records() if r["seats"] == ["greedy", "eager"])
+    out = _arena("replay", str(folder), record["id"], "--solve", "20", cwd=folder)
+    assert out.returncode == 0, out.stderr
+    states = [paint.parse_board(board.read_text())]
+    for entry in record["moves"]:
+        states.append(paint.apply_move(states[-1], paint.parse_move(entry["output"])))
+    values = [players.python_solve_lines(states[k], 20)[0].split()[1] for k in range(len(states))]
+    assert "unknown" not in values
+    expected, thrown = [], []
+    for k, entry in enumerate(record["moves"]):
+        mover, other = record["seats"][entry["seat"]], record["seats"][1 - entry["seat"]]
+        line = f"  solver: before this move a {values[k]} for {mover}; after it a {values[k + 1]} for {other}"
+        if values[k] == "win" and values[k + 1] != "loss":
+            line += f" ({mover} threw the win)"
+            thrown.append(f"move {k + 1} by {mover} (a win)")
+        expected.append(line)
+    assert [line for line in out.stdout.splitlines() if line.startswith("  solver:")] == expected
+    assert thrown[:2] == ["move 1 by greedy (a win)", "move 2 by eager (a win)"]
+    assert out.stdout.endswith(f"== solver (20 s a position): {len(expected)} of {len(expected)} positions "
+                               f"before a move settled\n  moves that threw a proven win or draw: {'; '.join(thrown)}\n")
+    page = tmp_path / "solved.html"
+    html = _arena("replay", str(folder), record["id"], "--solve", "20", "--html", str(page), cwd=folder)
+    assert html.returncode == 0 and expected[0].strip() in page.read_text()
+    # a refused move gets no value (it changes nothing), and a game without a solver says so
+    fault = next(r for r in Store.open_existing(folder).records() if r["seats"] == ["greedy", "cheater"])
+    assert [entry["verdict"] for entry in fault["moves"]] == ["ok", "illegal"]
+    refused = _arena("replay", str(folder), fault["id"], "--solve", "20", cwd=folder)
+    assert refused.returncode == 0, refused.stderr
+    assert [line for line in refused.stdout.splitlines() if line.startswith("  solver:")] == [
+        "  solver: before this move a win for greedy; after it a win for cheater (greedy threw the win)"]
+    assert "positions before a move settled" in refused.stdout.split("== move 2: ")[1]
+    ttt = [_copy(ROOT / "bots/tictactoe3d/random.py", tmp_path / "ttt", n) for n in ("random.py", "lucky.py")]
+    cube = _tournament(tmp_path, "tictactoe3d", ttt, [_write(tmp_path / "cube" / "cube3.in", "3 3\n")])
+    ttt_id = Store.open_existing(cube).records()[0]["id"]
+    none = _arena("replay", str(cube), ttt_id, "--solve", "1", cwd=cube)
+    assert none.returncode == 2 and "game 'tictactoe3d' has no solver (--solve works for: paint" in none.stderr
 
 
 def test_input_gives_a_bot_what_it_read_and_it_moves_as_it_did(tournaments: dict[str, Path], tmp_path: Path) -> None:

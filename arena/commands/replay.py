@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from arena import html, replay, views
-from arena.commands import open_results, positive_int
+from arena.commands import open_results, positive_float, positive_int
 from arena.errors import ArenaError
 from arena.text import display
 
@@ -37,6 +37,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "To run a bot on that position again (cd DIR and start it), or to give the position to "
                         "'arena solve'")
     parser.add_argument("--to", metavar="DIR", help="with --input: write the files into DIR (made if missing)")
+    parser.add_argument("--solve", metavar="SECONDS", type=positive_float,
+                        help="where was the game won or lost? The game's exact solver (as 'arena solve') values "
+                        "the position before every move for the bot that moved and the one after it for the "
+                        "bot to move next, each within SECONDS of CPU, and marks a move that threw a proven "
+                        "win or draw; the replay (text or --html) shows it under each move, a summary ends "
+                        "the text. Games with a solver only (the painting game)")
     parser.set_defaults(func=main)
 
 
@@ -48,9 +54,16 @@ def main(args: argparse.Namespace) -> int:
         raise ArenaError("--to needs --input N (the move whose input to write)")
     if args.input and args.html:
         raise ArenaError("--input and --html: one or the other (a move's input, or the whole replay as a page)")
+    if args.input and args.solve:
+        raise ArenaError("--input and --solve: one or the other (give the written game.in to 'arena solve')")
     if args.input:
         return write_input(record, *replay.bot_input(store, record, args.input), args)
     game = replay.load(store, record)
+    summary = None
+    if args.solve:
+        game, summary = replay.with_solver(game, args.solve, progress=_progress if sys.stderr.isatty() else None)
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
     if args.html:
         legend = views.legend(record["game"])
         write_page(Path(args.html), html.replay_page(game, legend=legend))
@@ -58,8 +71,12 @@ def main(args: argparse.Namespace) -> int:
     else:
         # colour only for a terminal, and not when NO_COLOR is set (no-color.org)
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
-        print(replay.game_text(game, colour=colour), end="")
+        print(replay.game_text(game, colour=colour, summary=summary), end="")
     return 0
+
+
+def _progress(k: int, total: int) -> None:
+    print(f"\rsolving position {k} of {total}", end="", file=sys.stderr, flush=True)
 
 
 def write_input(record: dict, entry: dict, files: dict[str, str], args: argparse.Namespace) -> int:

@@ -10,18 +10,6 @@ from arena.boards import load_board
 from arena.commands import get_referee, positive_float
 
 
-def _solvers() -> list[str]:
-    """The games that declare a solver: a module with solve_lines(referee, state, max_seconds) -> lines."""
-    return [name for name, entry in games.installed().items() if _declares_solver(entry)]
-
-
-def _declares_solver(entry: games.Installed) -> bool:
-    try:
-        return bool(entry.game.solver)
-    except games.GameError:
-        return False
-
-
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "solve",
@@ -29,7 +17,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Print the game-theoretic value of a position for the player to move "
         "(win / draw / loss) and one best move, or say that the position is too big.",
     )
-    solvers = _solvers()
+    solvers = games.solvable()
     parser.add_argument("game", choices=solvers, metavar="GAME", help="one of: " + ", ".join(solvers))
     parser.add_argument("board", metavar="BOARD", help="the position, in board-file format")
     parser.add_argument("--max-seconds", type=positive_float, default=10.0, help="give up after this long (default 10)")
