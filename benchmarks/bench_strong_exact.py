@@ -12,7 +12,14 @@
    reference is the Python solver (``ARENA_SOLVER=python``), independent of the bot's engine.
    With ``--records GAMES.jsonl`` the positions are instead those of a tournament's games (every
    ply from ``--from-ply`` to ``--to-ply``, either seat to move), such as the 15x15 and 30x30
-   positions where games are decided; ``--verify`` sets the seconds of the solve after the move.
+   positions where games are decided; ``--verify`` sets the seconds of the solve after the move,
+   ``--live LO HI`` keeps the positions of LO to HI live numbers, and ``--unknown`` moves the bot in
+   the positions the solver does not settle too, counting where its move leaves the opponent a win
+   the solver proves within ``--verify`` (``unknown-gave``: what an opponent with a good solver
+   takes), or a loss (``unknown-won``: the bot found a win the solver did not).  ``--env`` sets the
+   bot's environment, such as ``STRONG_FIRST_LIVE=1000`` (a fresh folder is a first move of a
+   game to the bot, which then gives the model and the tree its exact search's time) or a knob
+   of a variant.
 2. ``games``: 10x10 boards that ``arena solve`` settles as won for the first player within
    ``--settle`` seconds (60 in the issue's test): the bot plays them first against a defender
    that plays the solver's best move, or, in a lost position, a random one; it must win each.
@@ -21,6 +28,7 @@
     python benchmarks/bench_strong_exact.py games --count 20 --settle 60
     python benchmarks/bench_strong_exact.py positions --count 500 --settle 2 --source /tmp/variant/main.cpp
     python benchmarks/bench_strong_exact.py positions --records results/NAME/games.jsonl --from-ply 0 --to-ply 6 --settle 3 --verify 3
+    python benchmarks/bench_strong_exact.py positions --records results/NAME/games.jsonl --live 17 30 --settle 1.5 --verify 3 --env STRONG_FIRST_LIVE=1000
 
 Prints one line per failure (with how the bot chose its move: the last line of its
 ``STRONG_VERBOSE`` report, such as ``model win`` or ``mcts``) and a summary; exits 1 on any
@@ -55,6 +63,7 @@ from referees.paint import (
     outcome,
     parse_board,
     parse_move,
+    playable_numbers,
 )
 
 REFEREE = PaintReferee()
@@ -67,54 +76,58 @@ def solve(state: PaintState, seconds: float) -> tuple[int | None, str | None]:
     return read_solve_lines(solve_lines(REFEREE, state, seconds))
 
 
-def bot_move(binary: str, state: PaintState, folder: Path) -> tuple[str | None, float, str]:
+def bot_move(binary: str, state: PaintState, folder: Path, env: dict[str, str] | None = None) -> tuple[str | None, float, str]:
     """(game.out or None on a fault, CPU, how the bot chose: the last line of its STRONG_VERBOSE
-    report, such as "model win" or "exact win"; on a fault the verdict and its message)."""
+    report, such as "model win" or "exact win"; on a fault the verdict and its message).  ``env``:
+    more of the bot's environment (``--env``)."""
     run = run_bot([binary], folder, REFEREE.render(state, state.seat), Limits(cpu=1.0),
-                  env={"STRONG_VERBOSE": "1"})
+                  env={**(env or {}), "STRONG_VERBOSE": "1"})
     if run.verdict != "ok":
         return None, run.cpu, display(f"{run.verdict} {run.message}")
     lines = run.stderr.strip().splitlines()  # (what a bot printed: escaped for the terminal)
     return run.output, run.cpu, display(lines[-1].split(", cpu")[0]) if lines else "?"
 
 
-def position_case(args: tuple[str, int, float, float]) -> tuple[str, str, float]:
+def position_case(args: tuple[str, int, float, float, dict[str, str]]) -> tuple[str, str, float]:
     """One generated position: (verdict, detail, bot CPU): verdict settled-win, settled-draw,
     loss (any move is as good), unknown, FAIL."""
-    binary, seed, settle, verify = args
+    binary, seed, settle, verify, env = args
     rng = random.Random(seed)
     state = generate_board(*rng.choice(SHAPES), seed)
     for _ in range(rng.randrange(0, 6)):
         if outcome(state) is not None:
             break
         state = apply_move(state, REFEREE.random_move(state, rng))
-    return check_position(binary, state, f"seed {seed}", settle, verify)
+    return check_position(binary, state, f"seed {seed}", settle, verify, env)
 
 
-def record_case(args: tuple[str, str, str, float, float]) -> tuple[str, str, float]:
+def record_case(args: tuple[str, str, str, float, float, dict[str, str], bool]) -> tuple[str, str, float]:
     """One position of a tournament's records (its board text), as position_case."""
-    binary, name, text, settle, verify = args
-    return check_position(binary, parse_board(text), name, settle, verify)
+    binary, name, text, settle, verify, env, unknown = args
+    return check_position(binary, parse_board(text), name, settle, verify, env, unknown)
 
 
-def check_position(binary: str, state: PaintState, name: str, settle: float,
-                   verify: float) -> tuple[str, str, float]:
+def check_position(binary: str, state: PaintState, name: str, settle: float, verify: float,
+                   env: dict[str, str] | None = None, unknown: bool = False) -> tuple[str, str, float]:
     """The bot's move in a position the solver settles within `settle` seconds must keep its value
-    (the solver, `verify` seconds, after the move)."""
+    (the solver, `verify` seconds, after the move).  With `unknown`, in a position it does not
+    settle: unknown-gave (the opponent wins after the move), unknown-won (loses), unknown-open."""
     if outcome(state) is not None:
         return "over", "", 0.0
     value, _ = solve(state, settle)
-    if value is None:
+    if value is None and not unknown:
         return "unknown", "", 0.0
     if value == -1:
         return "loss", "", 0.0
     with tempfile.TemporaryDirectory(prefix="bench-exact-") as tmp:
-        output, cpu, how = bot_move(binary, state, Path(tmp))
+        output, cpu, how = bot_move(binary, state, Path(tmp), env)
     if output is None:
         return "FAIL", f"{name}: the bot faulted ({how})\n{board_text(state)}", cpu
     move = parse_move(output)
     check_move(state, move)
     after, _ = solve(apply_move(state, move), verify)
+    if value is None:
+        return {1: "unknown-gave", -1: "unknown-won"}.get(after, "unknown-open"), "", cpu
     if after is None:
         return "unverified", f"{name} (the bot: {how})", cpu
     if after != -value:
@@ -123,9 +136,9 @@ def check_position(binary: str, state: PaintState, name: str, settle: float,
     return "settled-win" if value == 1 else "settled-draw", "", cpu
 
 
-def game_case(args: tuple[str, int, float]) -> tuple[str, str, float]:
+def game_case(args: tuple[str, int, float, dict[str, str]]) -> tuple[str, str, float]:
     """One 10x10 board won for the first player: the bot must win it against the solver."""
-    binary, seed, settle = args
+    binary, seed, settle, env = args
     rng = random.Random(seed)
     shape = rng.choice(SHAPES[1:])
     state = generate_board(*shape, seed)
@@ -138,7 +151,7 @@ def game_case(args: tuple[str, int, float]) -> tuple[str, str, float]:
     with tempfile.TemporaryDirectory(prefix="bench-exact-game-") as tmp:
         while (end := outcome(state)) is None:
             if state.seat == 0:
-                output, cpu, how = bot_move(binary, state, Path(tmp) / "bot")
+                output, cpu, how = bot_move(binary, state, Path(tmp) / "bot", env)
                 worst = max(worst, cpu)
                 if output is None:
                     return "FAIL", f"seed {seed} {shape}: the bot faulted ({how})", worst
@@ -167,6 +180,12 @@ def main() -> int:
                         help="positions: a tournament's games.jsonl: its positions instead of generated ones")
     parser.add_argument("--from-ply", type=int, default=0, help="with --records: the first ply (default 0)")
     parser.add_argument("--to-ply", type=int, help="with --records: the last ply (default: the games' last)")
+    parser.add_argument("--live", type=int, nargs=2, metavar=("LO", "HI"),
+                        help="with --records: only the positions of LO to HI live numbers")
+    parser.add_argument("--unknown", action="store_true", help="with --records: the bot moves where the solver "
+                        "does not settle too; counted by what the solver then says of the position after the move")
+    parser.add_argument("--env", nargs="+", default=[], metavar="KEY=VALUE",
+                        help="the bot's environment, such as STRONG_FIRST_LIVE=1000 (as at a later move of a game)")
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--python", action="store_true", help="the Python solver as the reference")
     parser.add_argument("--source", type=Path, default=ROOT / "bots" / "strong" / "main.cpp",
@@ -174,6 +193,12 @@ def main() -> int:
     args = parser.parse_args()
     if args.records and args.mode != "positions":
         parser.error("--records takes the positions of a tournament's games: use it with positions")
+    if (args.live or args.unknown) and not args.records:
+        parser.error("--live and --unknown choose among the positions of --records")
+    bad = [item for item in args.env if "=" not in item or not item.partition("=")[0]]
+    if bad:
+        parser.error(f"--env takes KEY=VALUE settings, not {' '.join(bad)}")
+    env = dict(item.split("=", 1) for item in args.env)
     if args.python:
         os.environ["ARENA_SOLVER"] = "python"
     if not args.source.is_file():
@@ -185,12 +210,14 @@ def main() -> int:
     verify = args.verify if args.verify is not None else 10 * args.settle
     if args.records:
         case = record_case
-        jobs = [(binary, name, board_text(state), args.settle, verify)
-                for name, state in record_positions(args.records, args.from_ply, to_ply=args.to_ply)]
+        lo, hi = args.live or (0, 10**9)
+        jobs = [(binary, name, board_text(state), args.settle, verify, env, args.unknown)
+                for name, state in record_positions(args.records, args.from_ply, to_ply=args.to_ply)
+                if lo <= len(playable_numbers(state)) <= hi]
     elif args.mode == "positions":
-        case, jobs = position_case, [(binary, args.seed + k, args.settle, verify) for k in range(args.count)]
+        case, jobs = position_case, [(binary, args.seed + k, args.settle, verify, env) for k in range(args.count)]
     else:
-        case, jobs = game_case, [(binary, args.seed + k, args.settle) for k in range(args.count)]
+        case, jobs = game_case, [(binary, args.seed + k, args.settle, env) for k in range(args.count)]
     counts: dict[str, int] = {}
     worst = 0.0
     with ProcessPoolExecutor(args.parallel) as pool:

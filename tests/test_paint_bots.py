@@ -391,6 +391,9 @@ def test_bench_strong_exact_says_how_the_bot_chose_a_move_that_throws_a_win(cham
     assert verdict == "FAIL"
     assert "(the bot: \\x1b[2J<b>won</b>\\x07, " in detail, detail
     assert "\x1b" not in detail and "\x07" not in detail
+    # --unknown: where the solver gives up (0.01 s), the move is judged by what it leaves: the
+    # champion proves SMALL_WIN's win within its move, so the opponent is lost after it
+    assert bench.check_position(str(champion), parse_board(SMALL_WIN), "small", 0.01, 5.0, None, True)[0] == "unknown-won"
 
 
 #: Group 2 positions from games strong lost to bots/search.py (arena match, fresh boards, seeds 3
