@@ -1600,10 +1600,10 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
 // ROUND_STEPS * 4^r / (1 + j / ROUND_WIDTH)^ROUND_DECAY steps, so the first moves are searched
 // almost as deep as depth first would, and thousands of others a little, each round four times
 // deeper.  A round costs about ROUND_WIDTH * ln(moves / ROUND_WIDTH) times its first move's share
-// with ROUND_DECAY 1 (a move's share from 17 live numbers on until section 37 of the README, where
-// a cheap win far down the order was thought to be what to find), about ROUND_WIDTH with 2
-// (`--solve`, whose proofs are long: four 10x10 boards took 7.9 s in all with 2, 33 s with 1, 19 s
-// depth first; README, section 3; and every move's rounds, sections 13 and 37).  What is
+// with ROUND_DECAY 1 (a move's share from 17 live numbers on, where a cheap win far down the order
+// is what to find), about ROUND_WIDTH with 2 (`--solve`, whose proofs are long: four 10x10 boards
+// took 7.9 s in all with 2, 33 s with 1, 19 s depth first; README, section 3; and a move's share
+// up to NARROW_LIVE live numbers, and after the tree, section 13).  What is
 // settled is remembered in the table, so a round repeats little of the one before.  Out of time,
 // it throws TooBig like bestOf; `refuted` then holds the moves proven to lose (the model, the
 // ranking and the tree keep away from them) and `drawn` those proven to draw.  Measured on 110
@@ -1613,12 +1613,12 @@ static inline long ROUND_STEPS = 2000, ROUND_WIDTH = 8, ROUND_ENUM = 16, roundsS
 static inline int ENUM_REACH = 1;  // (0: every round enumerates whether it can reach the effects or not, as before section 17)
 static inline int ENUM_TURNS = 1;  // (0: each number's effects after those of the numbers before it, as before section 18)
 static inline double ROUND_DECAY = 1;
-// Up to this many live numbers a move's rounds have decay 2 from the start: all of them, as the
-// rounds run up to 40 (README, section 13: four won 10x10 positions of 11 to 15 live numbers that
-// the solver wins in 0.1-0.3 s, thrown with decay 1 and won with 2 within 0.3 s; section 37: of
-// the won positions of 17 to 30 live numbers in four matches' records, 168 kept against 154 with
-// decay 1 from 17 on, as NARROW_LIVE was 16 until then).
-static inline int NARROW_LIVE = 40;
+// Up to this many live numbers a move's rounds have decay 2 from the start (README, section 13:
+// four won 10x10 positions of 11 to 15 live numbers that the solver wins in 0.1-0.3 s, thrown
+// with decay 1 and won with 2 within 0.3 s; as many positions secured where the solver checks
+// the move, 59 against 58 over four sets).  Section 37: up to 40 (every move's rounds) keeps more
+// of the middle game's won positions (168 of 218 against 154) but won no games against `mcts`.
+static inline int NARROW_LIVE = 16;
 // Decay 2 for the rounds from here on, unless the benchmarks set STRONG_ROUND_DECAY.
 static void narrowRounds() {
     if (!getenv("STRONG_ROUND_DECAY")) ROUND_DECAY = 2;
