@@ -333,6 +333,11 @@ def _replay_data(game: Replay) -> dict[str, Any]:
     previous: list[dict[str, Any]] = []
     for step in game.steps:
         data = step.frame.to_json()
+        # (a view's words may quote a bot's name: shown as the terminal shows them, step_text's _net)
+        data["label"] = display(data["label"], backslash=False)
+        data["notes"] = [display(note, backslash=False) for note in data["notes"]]
+        for grid in data["grids"]:
+            grid["title"] = display(grid["title"], backslash=False)
         if step.entry is not None:
             if step.first:
                 moves.append({"number": step.move, "bot": display(step.bot or "?"), **_entry_fields(step.entry)})

@@ -283,6 +283,14 @@ def test_replay_and_report_of_names_with_controls(old_results: Path, tmp_path: P
     shown = _arena("replay", str(old_results), record["id"], cwd=ROOT)
     assert shown.returncode == 0, shown.stderr
     assert unsafe(shown.stdout) == [] and OLD_NAME in shown.stdout
+    # the solver's notes name both bots of every move, in the terminal and in the page
+    solved = _arena("replay", str(old_results), record["id"], "--solve", "5", cwd=ROOT)
+    assert solved.returncode == 0, solved.stderr
+    notes = [line for line in solved.stdout.split("\n") if line.startswith("  solver: ")]
+    assert notes and all(OLD_NAME in line for line in notes) and unsafe(solved.stdout + solved.stderr) == []
+    page = tmp_path / "solved.html"
+    assert _arena("replay", str(old_results), record["id"], "--solve", "5", "--html", str(page), cwd=ROOT).returncode == 0
+    assert unsafe(page.read_text(encoding="utf-8"), keep="\n") == []  # (before: the view's labels kept the name raw)
     report = _arena("report", str(old_results), "--out", str(tmp_path / "report"), cwd=ROOT)
     assert report.returncode == 0 and unsafe(report.stdout + report.stderr) == []
 
