@@ -5,7 +5,7 @@ bot ``--bot`` moved (from ply 1 on) with ``--live LOW HIGH`` live (paintable) nu
 bots/strong once from each, in each variant (environment settings of main.cpp's knobs, e.g.
 ``STRONG_MODEL_SHARE=0.85``). Prints per variant how the moves were decided (the last line of the
 bot's ``STRONG_VERBOSE`` report: ``exact win``, ``model win``, ``mcts``, ...) and, for each way, in
-how many of those positions the recorded game was won by ``--bot`` (README of bots/strong,
+how many of those positions the recorded game was won by ``--bot`` (NOTES.md of bots/strong,
 section 35):
 
     python benchmarks/bench_strong_how.py results/NAME/games.jsonl --bot strong --live 16 24 \\

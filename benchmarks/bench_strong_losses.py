@@ -15,7 +15,7 @@ With ``--plies K [K ...]``, where the games of a match are decided: the games of
 bots split (the same board in both seat orders, each bot winning one), the position after each ply
 K valued from the side of the game's winner: W (the winner holds a proven win there), L (the
 winner's side is lost there: a won position was thrown later), ? (not settled), and per ply how
-many of the winners held the win (the bot's README, section 26):
+many of the winners held the win (the bot's NOTES.md, section 26):
 
     python benchmarks/bench_strong_losses.py results/NAME/games.jsonl --plies 1 2 --seconds 60
 
@@ -24,7 +24,7 @@ bot's first move after which the solver calls the bot lost, valued within SECOND
 longer look at a position ``--seconds`` left open). Where it is won, the line says where the
 solver's winning move stands in the bot's own ranking (``bots/strong/main.cpp --rank``: its k-th
 candidate of M, and what the ranking thought it leaves; a candidate that leaves the same game as
-the solver's move counts as it), or that no candidate is that move (README of bots/strong,
+the solver's move counts as it), or that no candidate is that move (NOTES.md of bots/strong,
 section 32):
 
     python benchmarks/bench_strong_losses.py results/NAME/games.jsonl --bot strong --seconds 20 --critical 150

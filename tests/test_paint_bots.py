@@ -301,7 +301,7 @@ def test_strong_gives_a_10x10_board_of_many_numbers_in_little_room_to_the_exact_
     in 80 free cells, won for the player to move (arena solve: 0.35 s).  By its live count it is
     a middle-game position (40 % of the move for the exact search, wide rounds): the search did
     not settle it and the model's move lost (STRONG_SMALL_ROOM=0 does the same: timing, so not
-    asserted here).  By its room it is small (section 21 of the bot's README), and the exact
+    asserted here).  By its room it is small (section 21 of the bot's NOTES.md), and the exact
     search wins it in about 0.4 s of the move."""
     _strong_wins(champion, tmp_path / "strong", board_text(generate_board(10, 3, 3, 8, 7)), "exact win")
 
@@ -326,12 +326,12 @@ def test_strong_gives_many_numbers_in_little_room_the_narrow_rounds(champion, tm
     """Too many live numbers to be small (at most 24 in at most 90 cells get 85 % of the move), yet
     little room: the wide rounds of the middle game ended in round 1 and the model's move, refuted,
     left the tree to throw the win.  The narrow rounds (decay 2, main.cpp's `dense`) prove it within
-    the middle game's share (README, section 28)."""
+    the middle game's share (NOTES.md, section 28)."""
     _strong_wins(champion, tmp_path / "strong", DENSE_WIN, "exact win")
 
 
 #: 15 live numbers in 73 free cells (bench_strong_exact.py positions, seed 6360): won for the
-#: player to move, arena solve 0.4 s (206 000 steps).  (Until section 36 of the bot's README this
+#: player to move, arena solve 0.4 s (206 000 steps).  (Until section 36 of the bot's NOTES.md this
 #: was seed 6674's position, whose proof the engine of that section finds in 2.2 million steps
 #: instead of 214 000: the rounds' path there turns on the steps its shortcuts change.)
 SMALL_WIN = """10
@@ -353,7 +353,7 @@ def test_strong_orders_a_small_positions_rounds_by_the_ranking_without_the_model
     seed 6360 of bench_strong_exact.py positions) whose win the solver proves in 0.4 s.  Ordered by
     the ranking without the model, as arena solve's, the exact search wins it in 0.26-0.41 s of the
     move; in the order of the ranking with the model (STRONG_SMALL_NO_MODEL=0) it does not, and
-    the ranking's or the model's move is played (README, sections 30 and 36)."""
+    the ranking's or the model's move is played (NOTES.md, sections 30 and 36)."""
     _strong_wins(champion, tmp_path / "strong", SMALL_WIN, "exact win")
 
 
@@ -501,7 +501,7 @@ B B B B 15 # # B B B B B 17 # # # # B # # # # # B # # # # # B
 def test_the_rounds_enumerate_only_what_they_can_reach():
     """A round stops at the first move whose share is under 10 steps (fewer than 2 000 moves in
     the rounds of a move with decay 2), and enumerated effects join the end of the list: an
-    enumeration whose effects the round could not reach waits for a later round (bots/strong/README.md,
+    enumeration whose effects the round could not reach waits for a later round (bots/strong/NOTES.md,
     section 17).  In the enumeration-cut position the rounds enumerated 100 000 effects that no round
     of the move searched, 0.25 s of the exact search's 0.68, and the win came at 0.39-0.68 s of CPU
     (the same steps; once in CI too late).  ``arena solve`` runs the same rounds: under half the
@@ -537,7 +537,7 @@ B B B # B B B B B B B B # # 6
 
 def test_the_rounds_list_every_numbers_first_effects_early():
     """The numbers share a round's reach and their new effects are listed one of each number in
-    turn (bots/strong/README.md, section 18): the win above is then found in round 1, in under half
+    turn (bots/strong/NOTES.md, section 18): the win above is then found in round 1, in under half
     the steps of ``STRONG_ENUM_TURNS=0`` (164 000 against 910 000), the same value, a move that wins."""
     state = parse_board(TENTH_NUMBER)
     if engine_lines(state, 10) is None:
@@ -550,7 +550,7 @@ def test_the_rounds_list_every_numbers_first_effects_early():
 def test_a_heap_is_made_smaller_after_the_parts_own_first_moves():
     """In a sum of parts and a Nim heap, making the heap smaller is a whole search of the part;
     the killer moves and the part's candidates are single positions, tried first (bots/strong/
-    README.md, section 20).  On the seed 4 position above: under half the steps of
+    NOTES.md, section 20).  On the seed 4 position above: under half the steps of
     ``STRONG_HEAP_LATE=0`` (137 000 against 656 000), the same value, a move that wins."""
     state = parse_board(DEAD_WINS[1])
     if engine_lines(state, 10) is None:
@@ -582,7 +582,7 @@ PROGRESS_FIRST = """15
 
 def test_the_rounds_search_first_the_moves_that_refute_most():
     """After each round from the second on, the two moves whose searches refuted the most replies go
-    to the front of the list (bots/strong/README.md, section 27): the win above takes under half
+    to the front of the list (bots/strong/NOTES.md, section 27): the win above takes under half
     the steps of ``STRONG_PROGRESS_TOP=0`` (280 000 against 1.7 M), the same value, a move that wins."""
     state = parse_board(PROGRESS_FIRST)
     if engine_lines(state, 10) is None:
@@ -753,7 +753,7 @@ def test_strong_plays_the_win_the_tree_proves_at_its_root(champion, tmp_path):
     root won, and makes no children there: the move is then found by rounds over the table that
     holds the proof (it was the ranking's first, which need not win).  (The 14-live position: the
     2-live one is solved before the rounds first read the clock.  So is this one with the ranking
-    of README section 29, which puts a win first here: the ranking from before, by parity, keeps
+    of NOTES.md section 29, which puts a win first here: the ranking from before, by parity, keeps
     the rounds from proving it before they stop.)"""
     _strong_wins(champion, tmp_path / "strong", LATE_GROUP3_14, "exact win, after the tree",
                  STRONG_EXACT_MID="0", STRONG_EXACT_SMALL="0", STRONG_MODEL="0", STRONG_UNKNOWN_PARITY="1")
@@ -926,7 +926,7 @@ def test_strong_looks_on_at_a_model_win_it_has_not_settled(champion, tmp_path):
 def test_strong_gives_its_first_move_of_a_group2_game_to_the_model_and_the_tree(champion, tmp_path):
     """A group 2 board's first position (39 live numbers in 175 cells): the exact search by rounds
     settles nothing there within its 40 % of the move, so at the bot's first move of a game (no
-    memory of an earlier move) it has 12 % and the model and the tree the rest (README, section
+    memory of an earlier move) it has 12 % and the model and the tree the rest (NOTES.md, section
     31).  At a later move of the same game, with the memory the first one left, it has its 40 %."""
     folder = tmp_path / "strong"
     folder.mkdir()

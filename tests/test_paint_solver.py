@@ -316,7 +316,7 @@ def test_engine_agrees_with_the_python_solver_on_bigger_boards(needs_engine):
 
 
 def test_engine_killer_moves_shorten_the_search_and_change_no_answer(needs_engine):
-    """The engine tries the moves that last won at each depth first (bots/strong/README.md,
+    """The engine tries the moves that last won at each depth first (bots/strong/NOTES.md,
     section 16): on this 10x10 board (a win for the player to move) it needs about a quarter of
     the steps it needs without them (``STRONG_KILLERS=0``; asked here: under half), for the same
     value, and the move it prints wins.  Steps, not seconds: the count does not depend on the machine."""
@@ -345,7 +345,7 @@ def far_apart(n: int, numbers: dict[tuple[int, int], int], dead: bool = True) ->
 def test_engine_values_numbers_that_cannot_kill_one_another_as_single_moves(needs_engine, numbers, dead, value):
     """Numbers 7 cells apart: their zones (4 steps each) touch, so each is one part with the next,
     but none can touch another (a path there takes 7 cells, and it paints 5) nor take enough of its room.  The
-    engine (bots/strong/README.md, section 36) and the Python solver agree on the value, and the
+    engine (bots/strong/NOTES.md, section 36) and the Python solver agree on the value, and the
     engine settles each without a search, where it enumerated the numbers' regions before
     (``STRONG_IMMUNE=0``)."""
     state = far_apart(14, numbers, dead)

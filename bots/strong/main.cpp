@@ -50,7 +50,7 @@ typedef uint64_t u64;
 // parts after a move): with malloc and free that was 7 % of a solve's instructions.  Blocks of up
 // to 1 KiB come from free lists, one per size class of 16 bytes (a 16-byte header holds the
 // class), carved from 1 MiB chunks and never given back (the move's live blocks are few); bigger
-// ones from malloc (README, section 23).
+// ones from malloc (NOTES.md, section 23).
 namespace blocks {
 static const size_t STEP = 16, CLASSES = 64, HEAD = 16, CHUNK = 1 << 20;
 static void* freeList[CLASSES + 1];
@@ -114,7 +114,7 @@ static double DEADLINE = 0.80;  // CPU seconds of the process by which the move 
 static int USE_MCTS = 1, MODEL = 1;
 // The model's look: MODEL_SHARE of what the exact search and the ranking left (the tree has the
 // rest; none when the look plays a model win).  0.85 instead: more model wins played, no gain a
-// match could show (README, section 35).
+// match could show (NOTES.md, section 35).
 static double MODEL_SHARE = 0.6;
 static double RANK_SHARE = 0.3;  // of the move's time, at most, for the ranking by Grundy estimates
 static int TREE_GRUNDY = 0, ROUNDS = 1, ROOT_RANKED = 1;
@@ -122,7 +122,7 @@ static int TREE_GRUNDY = 0, ROUNDS = 1, ROOT_RANKED = 1;
 // usually finishes), EXACT_MID_SHARE from there to 40, EXACT_SHARE to EXACT_NUMBERS, 0.15 beyond.
 // With 0.85 up to 40, a group 2 game's first moves went to rounds that settled nothing and left the
 // model and the tree a tenth of the move: against search.py, 30 pairs of fresh group 2 boards,
-// 60.0 % of the points; with 0.4 from 11 live numbers on, 81.7 % (README, section 6).
+// 60.0 % of the points; with 0.4 from 11 live numbers on, 81.7 % (NOTES.md, section 6).
 static double EXACT_SMALL_SHARE = 0.85;
 static int EXACT_SURE = 10;
 // A position whose live numbers can reach at most SMALL_ROOM free cells in all (the cells of their
@@ -131,20 +131,20 @@ static int EXACT_SURE = 10;
 // first positions of 10x10 boards have 11 to 22 live numbers in 52 to 88 cells, group 2 positions
 // of 12 to 24 live numbers 78 to 160 cells, group 3 ones 200 to 400 (a 10x10 number of 1 to 9 has
 // far fewer regions than a 15x15 one of 5 to 10).  Of 80 10x10 boards the solver calls won, the
-// bot lost 13 with it, 17 or 18 without (README, section 21).  0: the live count alone, as before.
+// bot lost 13 with it, 17 or 18 without (NOTES.md, section 21).  0: the live count alone, as before.
 // Beyond SMALL_ROOM_LIVE live numbers a position in at most SMALL_ROOM cells (small numbers close
 // together) keeps the middle game's share but has the narrow rounds: 27 live numbers in 72 cells
 // that the solver wins in 0.16 s (81 000 steps) were thrown with the wide rounds, which ended in
 // round 1 (8 000 steps for the first move); narrow, the move proves the win in 0.14-0.18 s.  With
 // EXACT_SMALL_SHARE as well, a position of 25 live numbers in 75 cells that no move's search settles
-// was thrown: the tree, which wins it, got no time (README, section 28).
+// was thrown: the tree, which wins it, got no time (NOTES.md, section 28).
 static int SMALL_ROOM = 90;
 static const int SMALL_ROOM_LIVE = 24;
 // In a small position the rounds' order comes from the ranking without the model, as arena solve's
 // does: the model's ranking, given a tenth of the move, ran out of it before valuing the moves that
 // matter and left them behind 200 others; 19 live numbers in 74 cells that the solver wins in 0.24 s
 // (214 000 steps) were thrown with it (the rounds need 2.5 s in its order) and are won in 0.23-0.24 s
-// without it (README, section 30).  Where the exact search fails, the model's look and the tree take
+// without it (NOTES.md, section 30).  Where the exact search fails, the model's look and the tree take
 // that order too.  0: the model's ranking, as before.
 static int SMALL_NO_MODEL = 1;
 // The bot's first move of a game (no memory of an earlier move), more than FIRST_LIVE live numbers
@@ -153,7 +153,7 @@ static int SMALL_NO_MODEL = 1;
 // 40 % (60 % above 40 live numbers) and settled next to nothing (1 root move proven lost of 3 700 to
 // 5 800, in 14 such positions of 22 to 39 live numbers in 134 to 191 cells); the model's look and
 // the tree get the rest.  Against search.py, group 2, the same 180 pairs of boards: 0.878 of the
-// points, 0.833 without (README, section 31).  0: as before.
+// points, 0.833 without (NOTES.md, section 31).  0: as before.
 static int FIRST_LIVE = 20;
 static double FIRST_SHARE = 0.12;
 static double EXACT_MID_SHARE = 0.4;
@@ -182,7 +182,7 @@ static Rng rng{0x2545F4914F6CDD1DULL};
 
 // ------------------------------------------------------------------ the engine, for 16 or 32 rows
 // Everything below works on masks of R rows (one u32 per row): boards up to 16x16 use R = 16, which
-// halves the work of every whole-mask operation and of every copy (README, section 24); bigger
+// halves the work of every whole-mask operation and of every copy (NOTES.md, section 24); bigger
 // boards R = 32.  main (at the end) reads the board's size and runs Engine<16> or Engine<32>.  (The
 // body is not indented: read it as a namespace.)
 static string stdinText;  // --solve, --grundy-check, --rank and --playouts: the board, as read from standard input by main
@@ -194,7 +194,7 @@ template <int R> struct Engine {
 // Cell (x, y) is bit y of row x; a board of the mask engine has N <= 16 (R = 16) or N <= 31 (R =
 // 32).  The rows from N on are 0 in every mask the operations below make: OR, AND, ANDNOT, ANY,
 // MEETS, COUNT and GROW work on all R rows (fixed-length loops the compiler turns into vector
-// instructions: 8 steps on a 30x30 board where a loop to N took 30; README, section 23); the _ROWS
+// instructions: 8 steps on a 30x30 board where a loop to N took 30; NOTES.md, section 23); the _ROWS
 // forms and the loops that fill a mask row by row touch the board's rows only.
 static inline int N = 0;
 static inline u32 COLS = 0;
@@ -548,7 +548,7 @@ struct HashSet {
 
 // IMMUNE: a branch of the enumeration whose last other survivor no region of the moving number can
 // kill is finished once that survivor was seen spared (Tracked::immuneAt; 0: only once it was seen
-// both killed and spared, as before 2026-11-29, for the tests; README, section 36); and a part
+// both killed and spared, as before 2026-11-29, for the tests; NOTES.md, section 36); and a part
 // none of whose numbers can ever be killed is valued as so many single moves (independent()).
 static inline int IMMUNE = 1;
 
@@ -657,7 +657,7 @@ static u64 regionKey(const Tracked& tr, const Mask& region) {
 // with one survivor left, a branch is cut once that survivor has been seen both killed and spared
 // (Tracked::single).  Different branches may still reach one effect: only its first region is
 // kept (`seen`).  Solving a group 3 position of 4 live numbers
-// (README, section 7), the enumeration by traces on the others' surroundings ended 16.5 million
+// (NOTES.md, section 7), the enumeration by traces on the others' surroundings ended 16.5 million
 // of them (1.6 million effects kept) in 8.2 s; this one ends 4.7 million regions (0.9 million
 // effects) in 2.1 s.  Masks are only worked on within the rows [lo, hi] of the number and its
 // allowed cells (the rows outside stay zero).
@@ -920,7 +920,7 @@ static Mask sweep(int at, int v, const Mask& allowed, const Mask& numbers) {
 static inline unordered_map<u64, vector<Mask>> candCache;
 static inline size_t candCached = 0;  // regions held by candCache
 // CAND_HARSH: each path to a near number is also grown harshly (0: gently only, as before
-// 2026-11-26; README, section 12: the model's wins are more often real with it).
+// 2026-11-26; NOTES.md, section 12: the model's wins are more often real with it).
 static inline int CAND_HARSH = 1;
 
 // A few regions of number k that differ in what they do to the other numbers: the one that harms
@@ -1064,7 +1064,7 @@ enum { LOSS = -1, DRAW = 0, WIN = 1 };
 // once whatever the order: the part is as many single moves as it has numbers (its Grundy value
 // the parity of their count; before the first death, a draw).  In big open rooms late in a group 3
 // game such parts, whose numbers' zones touch but whose numbers are too far apart to kill one
-// another, took the search every region of each number (README, section 36).
+// another, took the search every region of each number (NOTES.md, section 36).
 static bool independent(const Part& p) {
     int n = p.nums.size();
     if (!IMMUNE || n > 64) return false;
@@ -1128,7 +1128,7 @@ static int grundyOf(const Part& p, u64 pk) {
 // Killer moves: at each depth of the search, the last KILLERS moves that won there, the latest
 // first.  The game is the same for both players and a winning reply is often winning again in the
 // sibling positions (the move it answered changed little around it): they are tried before the
-// position's own moves wherever they are still legal (README, section 16).
+// position's own moves wherever they are still legal (NOTES.md, section 16).
 static inline int KILLERS = 8;
 static inline const int KILLER_DEPTHS = 128;
 static inline const int KILLER_SLOTS = 16;
@@ -1174,7 +1174,7 @@ static void killerWon(int d, const Mask& r) {
 // HEAP_LATE: when the heap is made smaller.  A smaller heap is a whole search of the part (the one
 // that wins is a proof that every move of the part fails); a move of the part is one position.
 // 2: after the killer moves and the part's candidates, 1: after the killer moves, 0: first (as
-// before 2026-11-27; README, section 20).
+// before 2026-11-27; NOTES.md, section 20).
 static inline int HEAP_LATE = 2;
 static bool wins(const vector<Part>& parts, int heap) {
     struct Big { const Part* p; u64 pk; };
@@ -1498,8 +1498,8 @@ enum : int { RANK_NOT_WON = 44, RANK_DRAWN = 43, RANK_TIER = 41, RANK_ODD = 40, 
 // Of the 679 parts of 2 to 16 numbers that the exact search settled within 100 000 steps, among
 // those the ranking met in 74 positions of 12 group 3 games, the model told whether the value is
 // 0 for 667, the parity of the part's numbers (each number as one move) for 268
-// (benchmarks/bench_strong_grundy.py; README, section 9).  The parity was the guess for the parts
-// left unknown until section 29 of the README: it calls half of them 0, and of 119 parts of 11
+// (benchmarks/bench_strong_grundy.py; NOTES.md, section 9).  The parity was the guess for the parts
+// left unknown until section 29 of the bot's NOTES.md: it calls half of them 0, and of 119 parts of 11
 // to 24 numbers that the model settled, none was (section 23).  With UNKNOWN_PARITY the parity
 // again (the benchmarks' knob).
 static inline int RANK_PART = 8;       // parts of at most this many numbers are valued exactly
@@ -1602,7 +1602,7 @@ static void rankedMoves(const Pos& pos, vector<Cand>& out, double until = 1e18, 
 // deeper.  A round costs about ROUND_WIDTH * ln(moves / ROUND_WIDTH) times its first move's share
 // with ROUND_DECAY 1 (a move's share from 17 live numbers on, where a cheap win far down the order
 // is what to find), about ROUND_WIDTH with 2 (`--solve`, whose proofs are long: four 10x10 boards
-// took 7.9 s in all with 2, 33 s with 1, 19 s depth first; README, section 3; and a move's share
+// took 7.9 s in all with 2, 33 s with 1, 19 s depth first; NOTES.md, section 3; and a move's share
 // up to NARROW_LIVE live numbers, and after the tree, section 13).  What is
 // settled is remembered in the table, so a round repeats little of the one before.  Out of time,
 // it throws TooBig like bestOf; `refuted` then holds the moves proven to lose (the model, the
@@ -1613,7 +1613,7 @@ static inline long ROUND_STEPS = 2000, ROUND_WIDTH = 8, ROUND_ENUM = 16, roundsS
 static inline int ENUM_REACH = 1;  // (0: every round enumerates whether it can reach the effects or not, as before section 17)
 static inline int ENUM_TURNS = 1;  // (0: each number's effects after those of the numbers before it, as before section 18)
 static inline double ROUND_DECAY = 1;
-// Up to this many live numbers a move's rounds have decay 2 from the start (README, section 13:
+// Up to this many live numbers a move's rounds have decay 2 from the start (NOTES.md, section 13:
 // four won 10x10 positions of 11 to 15 live numbers that the solver wins in 0.1-0.3 s, thrown
 // with decay 1 and won with 2 within 0.3 s; as many positions secured where the solver checks
 // the move, 59 against 58 over four sets).  Section 37: up to 40 (every move's rounds) keeps more
@@ -1630,7 +1630,7 @@ static inline size_t roundsKids = 0;
 // replies in its share than the moves above it (the 10x10 first position of section 25's seed 9:
 // 866 at the end of round 5, the other 2 860 open moves 68 at most).  The "most proving" move of a
 // proof-number search, measured at the root only: a third fewer steps over 189 group 2 positions
-// (README, section 27).  0: the list's own order alone.
+// (NOTES.md, section 27).  0: the list's own order alone.
 static inline int PROGRESS_TOP = 2, PROGRESS_FROM = 3;
 // Counts the replies refuted one depth below this (the position after a root move), then restores.
 struct Progress {
@@ -1668,7 +1668,7 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
     // join the list one of each number in turn: each number's first effects come early, where
     // they were behind every effect of the numbers before it (a group 2 position of 14 live
     // numbers: a win among the first effects of the tenth number, reached in round 1 instead of
-    // round 4; README, section 18).  An enumeration cut at its share starts again in a later
+    // round 4; NOTES.md, section 18).  An enumeration cut at its share starts again in a later
     // round, its effects met before skipped (`seen`).
     struct Effects { int i, k; bool done, stuck; size_t got = 0; };  // got: what movesOf gave last
     vector<Effects> numbers;
@@ -1781,7 +1781,7 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
         if (!open) break;
         if (r + 1 >= PROGRESS_FROM && PROGRESS_TOP > 0) {
             // The unsettled moves whose searches refuted the most replies go first in the next
-            // round, with its largest shares (README, section 27).
+            // round, with its largest shares (NOTES.md, section 27).
             vector<size_t> ahead;
             for (size_t j = 0; j < kids.size(); ++j)
                 if (!kids[j].settled && kids[j].prog > 0) ahead.push_back(j);
@@ -1816,7 +1816,7 @@ static int bestByRounds(const Pos& pos, const vector<Cand>& ranked, Mask& move, 
 // decay 2 until `deadline` (2: not settled).  A refutation is one winning reply among thousands,
 // which the rounds find in a few thousand steps where depth first may need millions (a model win
 // of a group 2 game, 20 live numbers: the rounds refute it in 238 000 steps, 0.14 s; the
-// depth-first look did not in the time the move gave it; README, section 14).  What the rounds
+// depth-first look did not in the time the move gave it; NOTES.md, section 14).  What the rounds
 // prove of the opponent's moves is not kept in `refuted` and `drawn`, which hold our root's.
 static inline int REPLY_ROUNDS = 1;  // (0: depth first, as before section 14; for the benchmarks)
 // A model win the look did not settle in its share: the look goes on until REPLY_MORE seconds before
@@ -1871,7 +1871,7 @@ static inline int exactLimit = 4000, TREE_EXACT = 40;  // steps of the tree's ex
 static inline const vector<Cand>* rootRanked = nullptr;  // the root's children, best first (else ranked by parity)
 static inline int EXPAND_AT = 4;  // a node gets children at this many visits (before: playouts from it)
 // The tree's exploration constant (UCB1's c; rewards are in [0, 1]).  0.8: self-play on 80 fresh
-// group 3 boards against 0.5 scored 0.5875 (README, section 22).
+// group 3 boards against 0.5 scored 0.5875 (NOTES.md, section 22).
 static inline double UCT_C = 0.8;
 
 // Expand node (whose position is pl): children for the candidate moves; try the exact search.
@@ -2387,7 +2387,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
             // drawn, or it went round proven nodes only, while a win may be among the other moves.
             // The rest of the move goes to the rounds again, over a table that holds what the tree
             // proved, narrower this time (decay 2, as arena solve's: the first rounds' breadth has
-            // not found the win; README, section 13).
+            // not found the win; NOTES.md, section 13).
             budget.deadline = DEADLINE;
             narrowRounds();
             try {
@@ -2427,7 +2427,7 @@ static const char* decide(const Board& b, vector<int>& region, bool verbose) {
 // `--playouts COUNT`: COUNT of the tree's random playouts (`playout`, the tree's only judge of a
 // position it has not proven) from the position on standard input, and their mean result for the
 // player to move (1 a win, 0.5 a draw, 0 a loss): do they tell a won position from a lost one?
-// (benchmarks/bench_strong_playouts.py; README, section 34).  The same seed every run.
+// (benchmarks/bench_strong_playouts.py; NOTES.md, section 34).  The same seed every run.
 static int playoutsMode(long count) {
     if (count <= 0) { printf("error: --playouts COUNT: a count above 0\n"); return 2; }
     Board b;
