@@ -28,7 +28,6 @@ import time
 import traceback
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sized
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as wait_for
@@ -38,6 +37,7 @@ from typing import Any
 from arena import formats
 from arena.boards import Board
 from arena.bots import Bot, Excluded
+from arena.errors import ArenaError
 from arena.match import GameSpec, play
 from arena.sandbox import Limits, Sandbox, close_kept
 from arena.store import Store
@@ -332,7 +332,7 @@ def _play_all(tournament: Tournament, todo: Todo, jobs: int) -> Iterator[dict[st
                 except EOFError:  # its worker ended (after all it sent had been read)
                     worker = next(worker for worker, receive in workers if receive is ready)
                     worker.join(1)
-                    raise BrokenProcessPool(f"a worker process ended unexpectedly (exit status {worker.exitcode})")
+                    raise WorkerLost(worker.exitcode) from None
                 queued -= 1
                 if status == "error":
                     error, remote = payload
@@ -353,6 +353,30 @@ def _play_all(tournament: Tournament, todo: Todo, jobs: int) -> Iterator[dict[st
             worker.join()
             receive.close()
         tasks.close()
+
+
+class WorkerLost(ArenaError):
+    """A worker of the pool ended with games still to play, though neither the arena nor a bot
+    stopped it: something outside killed it (the kernel's OOM killer, a stray ``kill``).  The
+    games it was playing are not recorded; a resume plays them."""
+
+    def __init__(self, exitcode: int | None):
+        super().__init__(f"a worker process ended unexpectedly ({_how_it_ended(exitcode)}); "
+                         "the games it was playing are not recorded")
+
+
+def _how_it_ended(exitcode: int | None) -> str:
+    """A process's end as multiprocessing reports it (-N: killed by signal N), in words."""
+    if exitcode is None:
+        return "still running"
+    number = -exitcode if exitcode < 0 else exitcode - 128 if exitcode > 128 else 0
+    try:
+        name = signal.Signals(number).name if number else ""
+    except ValueError:
+        name = ""
+    if exitcode < 0:
+        return f"killed by {name or f'signal {number}'}"
+    return f"exit status {exitcode}" + (f", stopped by {name}" if name else "")
 
 
 #: Seconds a stopped worker has to kill its bot and exit before it is killed itself.
@@ -420,9 +444,13 @@ def worker_init() -> None:
     """A worker stops with the arena, even a SIGKILLed one: the kernel sends it
     SIGTERM when its parent dies (PR_SET_PDEATHSIG), which raises here, so the
     bot running in it is killed with its whole tree on the way out.  Ctrl-C
-    (SIGINT to the terminal's whole process group) stops it the same way."""
+    (SIGINT to the terminal's whole process group) stops it the same way, unless
+    the arena ignores it."""
     signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
+    # An arena started with Ctrl-C ignored (`arena run ... &` in a script is) plays on through one,
+    # and so must its workers, which get it too when it goes to the terminal's whole group.
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _stop)
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG

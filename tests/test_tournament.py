@@ -237,6 +237,68 @@ def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how, jobs, group
     assert not _left_after(setup), "bots or workers outlived the arena"
 
 
+def _slow_run(setup: Path, name: str) -> list[str]:
+    """24 games of three bots that take 0.15 s a move, on two workers: the command that plays them."""
+    slow = "import time; time.sleep(0.15)\n" + textwrap.dedent(LEGAL)
+    for bot in ("a", "b", "c"):
+        _write_bot(setup / "bots", bot, slow)
+    for i in range(2, 5):
+        (setup / "boards" / f"b{i}.in").write_text(BOARD)
+    return [sys.executable, "-m", "arena.cli", "run", "--bots", "bots/a.py", "bots/b.py", "bots/c.py",
+            "--boards", "boards", "--name", name, "--jobs", "2"]
+
+
+def _wait_for_games(games: Path, count: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not games.exists() or games.read_text().count("\n") < count):
+        time.sleep(0.05)
+    assert games.exists() and games.read_text().count("\n") >= count
+
+
+def test_an_arena_that_ignores_ctrl_c_plays_on_through_one_workers_and_all(setup):
+    # `arena run ... &` in a shell script starts the arena with SIGINT ignored, and a Ctrl-C in
+    # that terminal then goes to the whole group, the arena's workers included.  The workers set a
+    # handler of their own (so that a Ctrl-C the arena does take stops them and their bots): they
+    # died of it, and the arena, which had ignored it, stopped with a BrokenProcessPool traceback.
+    command = _slow_run(setup, "ignoring")
+    ignoring = ["bash", "-c", 'trap "" INT; exec "$@"', "bash", *command]  # (an ignored signal stays so through exec)
+    arena = subprocess.Popen(ignoring, cwd=setup, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    _wait_for_games(setup / "results" / "ignoring" / "games.jsonl", 3)
+    for _ in range(3):
+        os.killpg(arena.pid, signal.SIGINT)
+        time.sleep(0.3)
+    out, err = arena.communicate(timeout=120)
+    assert arena.returncode == 0, err
+    assert "Traceback" not in err and "arena: interrupted" not in err, err
+    ids = [r["id"] for r in _records(setup / "results" / "ignoring")]
+    assert len(ids) == 24 and len(set(ids)) == 24
+    assert "Records:" in out
+
+
+def test_a_worker_killed_from_outside_is_a_clear_error_and_the_run_resumes(setup):
+    # The kernel's OOM killer, or an organiser's `kill -9` of the wrong process: the arena loses a
+    # worker that no bot and no bug of its own stopped.  It says so, with what is recorded and how to
+    # resume (not a traceback), stops the other worker and its bots, and the resume plays the rest.
+    command = _slow_run(setup, "lost")
+    arena = subprocess.Popen(command, cwd=setup, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _wait_for_games(setup / "results" / "lost" / "games.jsonl", 3)
+    workers = [child for child in psutil.Process(arena.pid).children() if child.cmdline() == command]
+    assert len(workers) == 2, workers
+    workers[0].kill()
+    _, err = arena.communicate(timeout=60)
+    assert arena.returncode == 2, err
+    assert "Traceback" not in err, err
+    assert "a worker process ended unexpectedly (killed by SIGKILL)" in err, err
+    assert "games are recorded in" in err and "Resume with: arena run" in err, err
+    left = _left_after(setup, 30)
+    assert not left, "workers or bots outlived the lost worker:\n" + _described(left)
+    result = subprocess.run(command, check=False, cwd=setup, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    ids = [r["id"] for r in _records(setup / "results" / "lost")]
+    assert len(ids) == 24 and len(set(ids)) == 24
+
+
 def test_games_are_played_in_an_order_that_mixes_boards_and_pairings():
     from arena import games
     from arena.boards import Board

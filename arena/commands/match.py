@@ -309,6 +309,11 @@ def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Nam
             match.say(result)
     except _Decided as decided:
         result = decided.args[0]
+    except tournament.WorkerLost as lost:
+        if match.live:
+            match.live.finish(f"stopped: {lost}")
+        raise ArenaError(f"{lost}\n{match.store.count()} games are recorded in {match.store.folder}. "
+                         f"Resume with: {resume}") from None
     except KeyboardInterrupt:
         if match.live:
             match.live.finish(f"interrupted; resume it with: {resume}")

@@ -233,7 +233,7 @@ def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, n
     except ArenaError as exc:
         if live:
             live.finish(f"stopped: {exc}")
-        if not args.cluster:
+        if not args.cluster and not isinstance(exc, tournament.WorkerLost):
             raise
         raise ArenaError(f"{exc}\n{store.count()} games are recorded in {store.folder}. "
                          f"Resume with: {resume}") from None
