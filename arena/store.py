@@ -12,9 +12,10 @@
   torn last line (the arena killed mid-write) is ignored on reading and cut
   off before the next append.
 - ``arena.log``: the log; ``tables.txt``: the tables of the last run or show.
-- ``.lock``: held (``flock``) by the run writing the folder, and naming it
-  (pid, host, start time): a second run of the same tournament at once is
-  refused, saying who holds it.  A lock dies with its process; the file of a
+- ``.lock``: held (a POSIX record lock, ``lockf``) by the run writing the
+  folder, and naming it (pid, host, start time): a second run of the same
+  tournament at once is refused, saying who holds it, and ``arena show``
+  says the games are still being played.  A lock dies with its process; the file of a
   run that was killed still names it, and the next run takes over with a
   notice.
 
@@ -37,6 +38,7 @@ import json
 import os
 import shutil
 import socket
+import struct
 import sys
 import time
 from collections.abc import Iterator
@@ -56,6 +58,8 @@ LOCK = ".lock"
 _held: dict[str, list[int]] = {}
 #: Seconds between two fsyncs of games.jsonl while games are appended.
 SYNC_EVERY = 0.5
+#: struct flock as Linux lays it out on 64-bit machines (l_type, l_whence, l_start, l_len, l_pid).
+_FLOCK = "hhqqi4x"
 
 
 class BoardName(msgspec.Struct):
@@ -255,6 +259,24 @@ class Store:
         _held[key] = [fd, 1]
         self._lock = key
         atexit.register(self.release)
+
+    def writer(self) -> str | None:
+        """Who is writing this folder now, if another process is (its lock's holder, described),
+        else None.  Asked with F_GETLK, which takes no lock, so a run starting at that moment is
+        not refused; and never of a folder this process holds, where closing a descriptor of the
+        lock file would let go of its lock."""
+        if str(self.folder.resolve()) in _held or struct.calcsize(_FLOCK) != 32:
+            return None  # (this process; or a machine whose struct flock this does not know)
+        try:
+            fd = os.open(self.folder / LOCK, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        except OSError:
+            return None
+        try:
+            query = struct.pack(_FLOCK, fcntl.F_WRLCK, os.SEEK_SET, 0, 0, 0)
+            held = struct.unpack(_FLOCK, fcntl.fcntl(fd, fcntl.F_GETLK, query))[0] != fcntl.F_UNLCK
+            return _describe(_holder(fd)) if held else None
+        finally:
+            os.close(fd)
 
     def release(self) -> None:
         """Let go of the folder (at the latest as this process exits): the lock file is left empty."""

@@ -34,16 +34,18 @@ FAULTS = ("time-limit", "memory-limit", "crash", "no-output", "bad-output", "ill
 Record = dict[str, Any] | Summary
 
 
-def render(config: dict[str, Any], records: Iterable[Record] | Tally, fmt: str = "simple") -> str:
+def render(config: dict[str, Any], records: Iterable[Record] | Tally, fmt: str = "simple",
+           writer: str | None = None) -> str:
     """All the tables of a tournament as text, with a heading line each
-    (``records`` is read once, as a stream)."""
+    (``records`` is read once, as a stream); ``writer``: the run still playing it, if one is."""
     if config.get("match"):
-        return render_match(config, records, fmt)
+        return render_match(config, records, fmt, writer)
     tally = Tally.of(config, records)
     expected = _expected_games(config)
     head = f"{config['game']}: {tally.played} of {expected} games played"
     if tally.played < expected:
-        head += " (unfinished: run the same command again to resume)"
+        head += (f" (still being played, by {display(writer)})" if writer else
+                 " (unfinished: run the same command again to resume)")
     parts = [head + _system_head(config, tally)]
     by_rate = tally.played < expected
     if config["players"] == 1:
@@ -695,8 +697,10 @@ def match_result(counts: list[int], sprt: stats.Sprt | None) -> str | None:
     return None if sprt is None else sprt.decision(sprt.llr(counts))
 
 
-def render_match(config: dict[str, Any], records: Iterable[Record], fmt: str = "simple") -> str:
-    """The tables of ``arena match``: its last line, its verdict, standings and crosstable."""
+def render_match(config: dict[str, Any], records: Iterable[Record], fmt: str = "simple",
+                 writer: str | None = None) -> str:
+    """The tables of ``arena match``: its last line, its verdict, standings and crosstable
+    (``writer``: the run still playing it, if one is)."""
     a, b = (bot["name"] for bot in config["bots"])
     sprt = match_config_sprt(config)
     tally, pairs = Tally([a, b], []), Pairs(a)
@@ -704,11 +708,13 @@ def render_match(config: dict[str, Any], records: Iterable[Record], fmt: str = "
         tally.add(record)
         pairs.add(record)
     counts = pairs.counts
-    result = match_result(counts, sprt) or "undecided"
+    result = match_result(counts, sprt) or ("running" if writer else "undecided")
     shown_a, shown_b = display(a), display(b)
     heading = (f"{config['game']} match: {shown_a} against {shown_b}, {sum(counts)} pairs of games "
                f"(figures for {shown_a})")
     parts = [heading,
-             match_line(counts, sprt, result), verdict(result, a, b),
+             match_line(counts, sprt, result),
+             f"Still being played, by {display(writer)}: the pairs so far" if result == "running"
+             else verdict(result, a, b),
              "Standings", tally.standings(fmt), CROSSTABLE_TITLE, tally.crosstable(fmt)]
     return "\n\n".join(parts) + "\n"

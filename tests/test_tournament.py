@@ -299,6 +299,31 @@ def test_a_worker_killed_from_outside_is_a_clear_error_and_the_run_resumes(setup
     assert len(ids) == 24 and len(set(ids)) == 24
 
 
+@pytest.mark.parametrize("kind", ["run", "match"])
+def test_show_of_a_tournament_being_played_says_so(setup, kind):
+    # The tables of an unfinished run told the reader to run the same command again, and those
+    # of an unfinished match to run it again with more pairs, while the run was still playing
+    # (and would have refused the second one).  Now they name the run that plays it.
+    command = _slow_run(setup, "live")
+    if kind == "match":
+        command = [*command[:3], "match", "bots/a.py", "bots/b.py", "--boards", "boards", "--name", "live",
+                   "--jobs", "2"]
+    arena = subprocess.Popen(command, cwd=setup, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _wait_for_games(setup / "results" / "live" / "games.jsonl", 2)
+    during = _arena("show", "live", cwd=setup)
+    _, err = arena.communicate(timeout=120)
+    assert arena.returncode == 0, err
+    after = _arena("show", "live", cwd=setup)
+    assert during.returncode == 0 and after.returncode == 0, during.stderr + after.stderr
+    assert f"still being played, by pid {arena.pid} on " in during.stdout.lower(), during.stdout
+    assert "run the same command again" not in during.stdout and "run the match again" not in during.stdout
+    assert "still being played" not in after.stdout.lower(), after.stdout
+    if kind == "run":
+        assert "24 of 24 games played" in after.stdout
+    else:
+        assert "result=running" in during.stdout and "No decision" in after.stdout
+
+
 def test_games_are_played_in_an_order_that_mixes_boards_and_pairings():
     from arena import games
     from arena.boards import Board

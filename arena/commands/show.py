@@ -35,7 +35,7 @@ def main(args: argparse.Namespace) -> int:
     config = store.config()
     records = store.summaries()  # a stream: the tables are accumulated as it is read
     if args.format not in tables.DATA_FORMATS and args.table is None:
-        print(tables.render(config, records, args.format), end="")
+        print(tables.render(config, records, args.format, store.writer()), end="")
         return 0
     data = tables.data(config, records)
     chosen = data["tables"]
