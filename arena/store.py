@@ -15,9 +15,9 @@
 - ``.lock``: held (a POSIX record lock, ``lockf``) by the run writing the
   folder, and naming it (pid, host, start time): a second run of the same
   tournament at once is refused, saying who holds it, and ``arena show``
-  says the games are still being played.  A lock dies with its process; the file of a
-  run that was killed still names it, and the next run takes over with a
-  notice.
+  says the games are still being played.  A lock dies with its process;
+  the file of a run that was killed still names it, and the next run takes
+  over with a notice.
 
 Records are read as a stream, one line at a time, so that a tournament of a
 million games is shown or resumed in constant memory: ``summaries`` decodes

@@ -25,7 +25,7 @@ from typing import Any
 from arena import games, report, stats, tables, tournament
 from arena.boards import Board, find_boards, load_board
 from arena.commands import game_of_boards, get_referee, positive_int
-from arena.commands.run import _setup_logging, add_run_options, tournament_of
+from arena.commands.run import _setup_logging, add_run_options, resumable, tournament_of
 from arena.errors import ArenaError
 from arena.store import LOG, Store, Summary
 from generator import BadParameters
@@ -312,8 +312,7 @@ def _play(match: _Match, boards: Iterator[tuple[Board, Any]], args: argparse.Nam
     except tournament.WorkerLost as lost:
         if match.live:
             match.live.finish(f"stopped: {lost}")
-        raise ArenaError(f"{lost}\n{match.store.count()} games are recorded in {match.store.folder}. "
-                         f"Resume with: {resume}") from None
+        raise resumable(lost, match.store, resume) from None
     except KeyboardInterrupt:
         if match.live:
             match.live.finish(f"interrupted; resume it with: {resume}")

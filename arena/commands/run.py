@@ -235,8 +235,7 @@ def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, n
             live.finish(f"stopped: {exc}")
         if not args.cluster and not isinstance(exc, tournament.WorkerLost):
             raise
-        raise ArenaError(f"{exc}\n{store.count()} games are recorded in {store.folder}. "
-                         f"Resume with: {resume}") from None
+        raise resumable(exc, store, resume) from None
     except KeyboardInterrupt:
         if live:
             live.finish(f"interrupted; resume it with: {resume}")
@@ -257,6 +256,12 @@ def _play(game: tournament.Tournament, store: Store, args: argparse.Namespace, n
     print(tables.render(game.config(), tally, args.format), end="")
     print(f"\nRecords: {store.games_path}; print the tables again with: arena show {store.folder}")
     return 0
+
+
+def resumable(exc: Exception, store: Store, resume: str) -> ArenaError:
+    """A run stopped by ``exc`` (a lost worker, a lost cluster): what it says, what is recorded
+    and the command that resumes."""
+    return ArenaError(f"{exc}\n{store.count()} games are recorded in {store.folder}. Resume with: {resume}")
 
 
 class _Console(multiprocessing_logging.MultiProcessingHandler):
