@@ -237,15 +237,16 @@ def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how, jobs, group
     assert not _left_after(setup), "bots or workers outlived the arena"
 
 
-def _slow_run(setup: Path, name: str) -> list[str]:
-    """24 games of three bots that take 0.15 s a move, on two workers: the command that plays them."""
+def _slow_run(setup: Path, name: str, kind: str = "run") -> list[str]:
+    """Bots that take 0.15 s a move on four boards, two workers: the command that plays them, a
+    round-robin of three bots (24 games) or a match of two (8)."""
     slow = "import time; time.sleep(0.15)\n" + textwrap.dedent(LEGAL)
     for bot in ("a", "b", "c"):
         _write_bot(setup / "bots", bot, slow)
     for i in range(2, 5):
         (setup / "boards" / f"b{i}.in").write_text(BOARD)
-    return [sys.executable, "-m", "arena.cli", "run", "--bots", "bots/a.py", "bots/b.py", "bots/c.py",
-            "--boards", "boards", "--name", name, "--jobs", "2"]
+    bots = ["--bots", "bots/a.py", "bots/b.py", "bots/c.py"] if kind == "run" else ["bots/a.py", "bots/b.py"]
+    return [sys.executable, "-m", "arena.cli", kind, *bots, "--boards", "boards", "--name", name, "--jobs", "2"]
 
 
 def _wait_for_games(games: Path, count: int) -> None:
@@ -281,10 +282,7 @@ def test_a_worker_killed_from_outside_is_a_clear_error_and_the_run_resumes(setup
     # The kernel's OOM killer, or an organiser's `kill -9` of the wrong process: the arena loses a
     # worker that no bot and no bug of its own stopped.  It says so, with what is recorded and how to
     # resume (not a traceback), stops the other worker and its bots, and the resume plays the rest.
-    command = _slow_run(setup, "lost")
-    if kind == "match":
-        command = [*command[:3], "match", "bots/a.py", "bots/b.py", "--boards", "boards", "--name", "lost",
-                   "--jobs", "2"]
+    command = _slow_run(setup, "lost", kind)
     arena = subprocess.Popen(command, cwd=setup, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     _wait_for_games(setup / "results" / "lost" / "games.jsonl", 3)
     workers = [child for child in psutil.Process(arena.pid).children() if child.cmdline() == command]
@@ -308,10 +306,7 @@ def test_show_of_a_tournament_being_played_says_so(setup, kind):
     # The tables of an unfinished run told the reader to run the same command again, and those
     # of an unfinished match to run it again with more pairs, while the run was still playing
     # (and would have refused the second one).  Now they name the run that plays it.
-    command = _slow_run(setup, "live")
-    if kind == "match":
-        command = [*command[:3], "match", "bots/a.py", "bots/b.py", "--boards", "boards", "--name", "live",
-                   "--jobs", "2"]
+    command = _slow_run(setup, "live", kind)
     arena = subprocess.Popen(command, cwd=setup, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     _wait_for_games(setup / "results" / "live" / "games.jsonl", 2)
     during = _arena("show", "live", cwd=setup)
