@@ -150,20 +150,30 @@ def test_tables_are_written_and_shown_again(setup):
     assert again.returncode == 0 and len(_records(setup / "results" / "small")) == 6
 
 
-def test_resume_after_the_arena_is_killed(setup):
-    bots = setup / "bots"
+def _slow_run(setup: Path, name: str, kind: str = "run") -> list[str]:
+    """Bots that take 0.15 s a move on four boards, two workers: the command that plays them, a
+    round-robin of three bots (24 games) or a match of two (8)."""
     slow = "import time; time.sleep(0.15)\n" + textwrap.dedent(LEGAL)
-    for name in ("a", "b", "c"):
-        _write_bot(bots, name, slow)
+    for bot in ("a", "b", "c"):
+        _write_bot(setup / "bots", bot, slow)
     for i in range(2, 5):
         (setup / "boards" / f"b{i}.in").write_text(BOARD)
-    command = [sys.executable, "-m", "arena.cli", "run", "--bots", "bots/a.py", "bots/b.py", "bots/c.py",
-               "--boards", "boards", "--name", "k", "--jobs", "2"]
+    bots = ["--bots", "bots/a.py", "bots/b.py", "bots/c.py"] if kind == "run" else ["bots/a.py", "bots/b.py"]
+    return [sys.executable, "-m", "arena.cli", kind, *bots, "--boards", "boards", "--name", name, "--jobs", "2"]
+
+
+def _wait_for_games(games: Path, count: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not games.exists() or games.read_text().count("\n") < count):
+        time.sleep(0.05)
+    assert games.exists() and games.read_text().count("\n") >= count
+
+
+def test_resume_after_the_arena_is_killed(setup):
+    command = _slow_run(setup, "k")
     arena = subprocess.Popen(command, cwd=setup, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     games = setup / "results" / "k" / "games.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not games.exists() or games.read_text().count("\n") < 3):
-        time.sleep(0.05)
+    _wait_for_games(games, 3)
     arena.send_signal(signal.SIGKILL)
     arena.wait()
     recorded = games.read_text().count("\n")
@@ -235,25 +245,6 @@ def test_stopping_the_arena_stops_the_bots_it_is_running(setup, how, jobs, group
         assert arena.returncode == 130 and "Resume with: arena run" in err, err
         assert "Traceback" not in err and "Error" not in err, err
     assert not _left_after(setup), "bots or workers outlived the arena"
-
-
-def _slow_run(setup: Path, name: str, kind: str = "run") -> list[str]:
-    """Bots that take 0.15 s a move on four boards, two workers: the command that plays them, a
-    round-robin of three bots (24 games) or a match of two (8)."""
-    slow = "import time; time.sleep(0.15)\n" + textwrap.dedent(LEGAL)
-    for bot in ("a", "b", "c"):
-        _write_bot(setup / "bots", bot, slow)
-    for i in range(2, 5):
-        (setup / "boards" / f"b{i}.in").write_text(BOARD)
-    bots = ["--bots", "bots/a.py", "bots/b.py", "bots/c.py"] if kind == "run" else ["bots/a.py", "bots/b.py"]
-    return [sys.executable, "-m", "arena.cli", kind, *bots, "--boards", "boards", "--name", name, "--jobs", "2"]
-
-
-def _wait_for_games(games: Path, count: int) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not games.exists() or games.read_text().count("\n") < count):
-        time.sleep(0.05)
-    assert games.exists() and games.read_text().count("\n") >= count
 
 
 def test_an_arena_that_ignores_ctrl_c_plays_on_through_one_workers_and_all(setup):
