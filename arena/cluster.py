@@ -59,7 +59,7 @@ from typing import Any, NoReturn
 
 from arena import games
 from arena.boards import Board
-from arena.bots import Bot, Compilers, Excluded, prepare_bot
+from arena.bots import Bot, Compilers, Excluded
 from arena.errors import ArenaError
 from arena.match import GameSpec, play
 from arena.sandbox import Limits, Sandbox
@@ -187,13 +187,12 @@ def materialise(shipped: Shipped, cache: Path, compilers: Compilers, sandbox: Sa
     """The shipped bot, written under ``cache/bots/KEY`` (once per machine) and
     prepared from there (copied, and compiled with the client's compilers and
     flags, in this worker's sandbox); an ``ArenaError`` if it cannot play here."""
-    from arena.sandbox import sandboxed_compiler
+    from arena.sandbox import prepare_bot_in
 
     folder = cache / "bots" / shipped.key
     if not folder.is_dir():
         _write_atomically(shipped, folder)
-    result = prepare_bot(folder / shipped.entry, cache / "copies", compilers=compilers,
-                         compile=sandboxed_compiler(sandbox) if sandbox else None, sandboxed=sandbox is not None)
+    result = prepare_bot_in(sandbox, folder / shipped.entry, cache / "copies", compilers)
     if isinstance(result, Excluded):
         raise ArenaError(f"bot {shipped.name!r} cannot play on this worker: {result.reason}")
     if result.name != shipped.name or result.sha256 != shipped.sha256:

@@ -18,7 +18,8 @@ from arena.store import Store
 
 if TYPE_CHECKING:
     from arena.bots import Compilers
-    from arena.sandbox import Sandbox
+    from arena.sandbox import Limits, Sandbox
+    from referees.base import Referee
 
 COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker", "games",
             "new_game", "languages", "certificates")
@@ -90,20 +91,28 @@ def prepare_from_options(args: argparse.Namespace, results: Path) -> tuple[list,
     bots copied into ``results/.bots`` and compiled in it: (bots, excluded,
     sandbox or None for --no-sandbox, compilers)."""
     from arena.bots import COPIES, prepare_bots
-    from arena.sandbox import configure, sandboxed_compiler
+    from arena.sandbox import sandboxed_compiler
 
-    if args.no_sandbox:
-        sandbox = None
-        print("arena: sandbox: none (--no-sandbox): bots run as plain processes of uid "
-              f"{os.getuid()}; trust them", file=sys.stderr)
-    else:
-        sandbox = configure(uid=args.sandbox_uid, disk=args.disk * 2**20, filter_calls=not args.no_seccomp)
-        print(f"arena: {sandbox.describe()}", file=sys.stderr)
+    sandbox = sandbox_of(args)
     compilers = compilers_of(args)
     bots, excluded = prepare_bots(args.bots, results / COPIES, log=lambda text: print(f"arena: {text}", file=sys.stderr),
                                   compilers=compilers, compile=sandboxed_compiler(sandbox) if sandbox else None,
                                   sandboxed=sandbox is not None)
     return bots, excluded, sandbox, compilers
+
+
+def sandbox_of(args: argparse.Namespace) -> Sandbox | None:
+    """The sandbox the options ask for (checked to work here), announced on standard error; None for
+    --no-sandbox."""
+    from arena.sandbox import configure
+
+    if args.no_sandbox:
+        print("arena: sandbox: none (--no-sandbox): bots run as plain processes of uid "
+              f"{os.getuid()}; trust them", file=sys.stderr)
+        return None
+    sandbox = configure(uid=args.sandbox_uid, disk=args.disk * 2**20, filter_calls=not args.no_seccomp)
+    print(f"arena: {sandbox.describe()}", file=sys.stderr)
+    return sandbox
 
 
 def compilers_of(args: argparse.Namespace) -> Compilers:
@@ -122,6 +131,45 @@ def open_results(text: str) -> Store:
     if not folder.exists() and not folder.is_absolute() and (Path("results") / folder).exists():
         folder = Path("results") / folder
     return Store.open_existing(folder)
+
+
+# -- the limits of one invocation
+
+#: Below this, no bot can start: Python alone needs about 10 MiB resident, a C program 1 to 2 MiB
+#: plus what it allocates, and the arena's own checks need room for the process to exist at all.
+MIN_MEMORY_MIB = 16
+
+
+def add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """--cpu, --wall, --memory: the limits of one invocation of a bot (``limits_of`` makes them)."""
+    parser.add_argument("--cpu", type=positive_float, metavar="SECONDS",
+                        help="CPU time per invocation, whole process tree (default: the game's, 1 s per move, "
+                        "10 s for one-shot games)")
+    parser.add_argument("--wall", type=positive_float, metavar="SECONDS",
+                        help="wall-clock cap per invocation, at least the CPU limit (default 3 x the CPU limit)")
+    parser.add_argument("--memory", type=positive_int, default=256, metavar="MIB",
+                        help=f"memory per invocation in MiB, at least {MIN_MEMORY_MIB} (default 256)")
+
+
+def limits_of(referee: Referee, cpu: float | None, wall: float | None, memory_mib: int) -> Limits:
+    """The limits of one invocation, as ``add_limit_options`` reads them (``cpu`` None: the game's
+    default); limits under which every move would fault are refused."""
+    from arena.sandbox import Limits
+
+    cpu = cpu or referee.cpu_limit
+    check_limits(cpu, wall, memory_mib)
+    return Limits(cpu=cpu, wall=wall, memory=memory_mib * 2**20)
+
+
+def check_limits(cpu: float, wall: float | None, memory_mib: int) -> None:
+    """Refuse limits under which every move would fault, before any game is played."""
+    if wall is not None and wall < cpu:
+        raise ArenaError(f"--wall {wall:g} is below the CPU limit of {cpu:g} s: a move would be stopped by the "
+                         f"wall clock before it could use its CPU time; give --wall at least {cpu:g} (or leave it "
+                         f"out: 3 x the CPU limit)")
+    if memory_mib < MIN_MEMORY_MIB:
+        raise ArenaError(f"--memory {memory_mib} MiB is too little for any bot to start (Python alone needs about "
+                         f"10 MiB); give at least {MIN_MEMORY_MIB}")
 
 
 # -- a TLS cluster: the client's and the workers' files
