@@ -53,6 +53,8 @@ from arena.text import check_name
 
 #: A folder bot's main program when it is none of a language's: an executable.
 RUN = "run"
+#: How the names of helpers and editor leftovers start: never a bot of their own.
+HELPER_STARTS = ("_", ".")
 #: The folder, inside the results folder, that holds the bots' read-only copies (by name and hash).
 COPIES = ".bots"
 #: Bytes a bot (all its files) may take.
@@ -212,11 +214,24 @@ class _NotABot(Exception):
     pass
 
 
+def folder_mains(languages: Languages) -> tuple[str, ...]:
+    """The main programs a folder bot may hold, in the order they are looked for: a language's main
+    file, else an executable ``run``."""
+    return (*languages.mains(), RUN)
+
+
+def main_among(is_file: Callable[[str], bool], languages: Languages) -> str | None:
+    """A folder bot's main program: the first of ``folder_mains`` for which ``is_file`` (given a
+    name in the folder) is true, or None.  (``arena.contest.uploads`` asks it of an archive's
+    names before anything is written.)"""
+    return next((main for main in folder_mains(languages) if is_file(main)), None)
+
+
 def _main_of(folder: Path, languages: Languages) -> str:
-    for main in (*languages.mains(), RUN):
-        if (folder / main).is_file():
-            return main
-    raise _NotABot(f"a folder bot holds one of {', '.join((*languages.mains(), RUN))}")
+    main = main_among(lambda name: (folder / name).is_file(), languages)
+    if main is None:
+        raise _NotABot(f"a folder bot holds one of {', '.join(folder_mains(languages))}")
+    return main
 
 
 def _read_bot(path: Path, languages: Languages) -> dict[str, tuple[bytes, bool]]:
@@ -401,13 +416,13 @@ def _is_candidate(path: Path, log: Callable[[str], None], languages: Languages) 
     """Whether a command-line path names a bot (missing paths raise)."""
     if not path.exists():
         raise ArenaError(f"bot {str(path)!r} does not exist")
-    if path.name.startswith(("_", ".")):
+    if path.name.startswith(HELPER_STARTS):
         log(f"skipping {str(path)!r}: a name starting with '_' or '.' marks a helper, not a bot")
         return False
-    mains = (*languages.mains(), RUN)
-    if path.is_dir() and not any((path / main).is_file() for main in mains):
+    if path.is_dir() and main_among(lambda name: (path / name).is_file(), languages) is None:
         if path.name not in _quiet_folders():  # (bots/* names the other games' folders, and the templates)
-            log(f"skipping {str(path)!r}: a folder is a bot only if it holds {', '.join(mains)} "
+            mains = ", ".join(folder_mains(languages))
+            log(f"skipping {str(path)!r}: a folder is a bot only if it holds {mains} "
                 f"(to play the bots inside it, name them, e.g. {str(path / '*')!r})")
         return False
     return True

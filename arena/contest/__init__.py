@@ -1,0 +1,1 @@
+"""The contest server: a Django project on top of the arena (arena serve)."""
