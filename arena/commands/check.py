@@ -58,10 +58,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("bot", metavar="BOT", help="the bot: a file or folder, as for arena run --bots")
     parser.add_argument("--game", metavar="GAME",
                         help="the game (arena games lists them); by default the one the boards' manifest.json names")
-    parser.add_argument("--boards", nargs="+", required=True, metavar="BOARD",
+    parser.add_argument("--contest", metavar="DIR",
+                        help="check as the contest in DIR checks a submission (its contest.toml): its game, sample "
+                        "boards, feedback level, house bots, limits and languages; the other options then need "
+                        "not be given")
+    parser.add_argument("--boards", nargs="+", metavar="BOARD",
                         help="board files, or folders whose *.in files are boards (a contest's sample boards)")
-    parser.add_argument("--level", choices=LEVELS, default="first-move", help="how far to go (below; default "
-                        "%(default)s)")
+    parser.add_argument("--level", choices=LEVELS, help="how far to go (below; default first-move, or the "
+                        "contest's feedback level)")
     parser.add_argument("--house", nargs="+", metavar="BOT",
                         help="the house bots a two-player game is played against (default: the game's shipped "
                         "bot named random*, or its first)")
@@ -72,10 +76,32 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    report = check_bot(args.bot, args.boards, game=args.game, level=args.level, house=args.house, cpu=args.cpu,
-                       wall=args.wall, memory_mib=args.memory, options=args)
+    refusal = ""
+    if args.contest:
+        report, refusal = _check_for_contest(args)
+    elif not args.boards:
+        raise ArenaError("give the boards to check on (--boards), or the contest to check for (--contest DIR)")
+    else:
+        report = check_bot(args.bot, args.boards, game=args.game, level=args.level or "first-move", house=args.house,
+                           cpu=args.cpu, wall=args.wall, memory_mib=args.memory, options=args)
     print(json_for_terminal(report.to_json()) if args.json else report.render(), end="\n" if args.json else "")
-    return 0 if report.accepted else REFUSED
+    if refusal:
+        print(f"refused: {refusal}")
+    return 0 if report.accepted and not refusal else REFUSED
+
+
+def _check_for_contest(args: argparse.Namespace) -> tuple[Report, str]:
+    """The check the contest in ``args.contest`` runs on a submission (the runner's, arena.contest.runner),
+    and why the contest refuses it though it passed ("" if it does not)."""
+    from arena.contest import config
+
+    contest = config.load(Path(args.contest))
+    limits = contest.limits
+    options = argparse.Namespace(**{**vars(args), "disk": limits.disk})
+    report = check_bot(args.bot, [str(contest.sample_boards)], game=contest.game, level=args.level or contest.feedback,
+                       house=[str(path) for path in contest.house] or None, cpu=limits.cpu, wall=limits.wall,
+                       memory_mib=limits.memory, options=options)
+    return report, contest.refusal(report.language)
 
 
 def check_bot(bot: str, boards: list[str], *, game: str | None, level: str, house: list[str] | None,
