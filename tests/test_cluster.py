@@ -204,16 +204,20 @@ def test_killed_workers_and_a_killed_client_lose_no_game_and_record_none_twice(o
     finally:
         client.kill()
         client.wait()
-    # ...and resumed with the same command, during which a worker dies in the middle of a game
+    # ...and resumed with the same command, during which a worker dies in the middle of a game (once the
+    # client has counted it: it says that it left)
+    log = tmp_path / "results" / "t" / "arena.log"
     resumed = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = own_cluster.workers[0]
+        _wait_for(lambda: log.read_text().count("connected to tcp://") == 2)
         _wait_for(lambda: _bot_running_under(first, str(tmp_path / "cache0")))
         _killpg(first, signal.SIGKILL)  # the nanny, its worker process; the bot, in a session of its own, finishes
         _, err = resumed.communicate(timeout=120)
     finally:
         resumed.kill()
     assert resumed.returncode == 0, err
+    assert "worker w0 (tcp://127.0.0.1:" in err and "left the cluster" in err, err
     ids = Counter(record["id"] for record in _records(tmp_path / "results" / "t"))
     assert len(ids) == 3 * 2 and set(ids.values()) == {1}, ids
     assert all(m["verdict"] == "ok" for r in _records(tmp_path / "results" / "t") for m in r["moves"])
@@ -278,6 +282,7 @@ def test_every_worker_of_a_big_cluster_gets_games_and_each_record_names_its_host
     assert {r["host"] for r in records} == {socket.gethostname()} and all(r["speed"] > 0 for r in records)
     assert len({r["worker"] for r in records}) > 5, Counter(r["worker"] for r in records)
     assert f"played on {socket.gethostname()} (speed" in result.stderr
+    assert "games, 0 time-limit faults, by w0-0 (tcp://127.0.0.1:" in result.stderr  # named as started
     scaled = _arena("run", "--bots", *bots[:2], "--boards", "boards/b0.in", "--name", "s", "--scale-cpu",
                     "--cluster", own_cluster.address, cwd=tmp_path, timeout=300)
     assert scaled.returncode == 0, scaled.stderr
@@ -310,6 +315,38 @@ def test_a_worker_with_other_code_is_set_aside_and_the_others_play_its_games(own
     records = _records(tmp_path / "results" / "t")
     assert len(records) == 6 and {r["worker"] for r in records} == {"w1"}
     assert Counter(r["id"] for r in records).most_common(1)[0][1] == 1
+
+
+def test_a_worker_whose_cache_breaks_mid_run_is_set_aside_and_the_others_play_its_games(own_cluster, tmp_path):
+    """A worker's cache folder replaced by a file after it joined (a failing disk, a home folder gone):
+    the game it is preparing or starting cannot be played there (its bots cannot be written, or their
+    sandbox cannot bind them), it sets itself aside, and the other worker plays every game once."""
+    own_cluster.start(workers=2)
+    (tmp_path / "b1.in").write_text(BOARD)
+    bots = []
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.py").write_text(SLOW)
+        bots.append(f"{name}.py")
+    command = [sys.executable, "-m", "arena.cli", "run", "--bots", *bots, "--boards", "b1.in", "--name", "t",
+               "--cluster", own_cluster.address]
+    run = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        cache = tmp_path / "cache0"
+        _wait_for(lambda: (cache / "bots").is_dir())  # w0 has been sent its first game
+        cache.rename(tmp_path / "cache0-gone")
+        cache.write_text("a file where the worker's cache was\n")
+        _, err = run.communicate(timeout=300)
+    finally:
+        run.kill()
+    assert run.returncode == 0, err
+    aside = next(line for line in err.splitlines() if "is set aside" in line)
+    assert aside.startswith("worker w0 (tcp://127.0.0.1:") and "its games go to the others: it cannot" in aside
+    assert "Error: " in aside and str(cache) in aside and "disk full or failing" in aside, aside
+    records = _records(tmp_path / "results" / "t")
+    assert len(records) == 6 and set(Counter(r["id"] for r in records).values()) == {1}
+    assert all(m["verdict"] == "ok" for r in records for m in r["moves"])
+    assert "w1" in {r["worker"] for r in records}
+    assert "by w0 (tcp://127.0.0.1:" in err or "by w1 (tcp://127.0.0.1:" in err, err
 
 
 def test_when_no_worker_can_play_the_run_stops_saying_why(own_cluster, tmp_path):
