@@ -380,14 +380,21 @@ def _replay(game: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- the client
 
 
+def dask_setting(key: str) -> Any:
+    """A key of Dask's own configuration (its YAML files and its DASK_* environment variables), or None."""
+    import dask.config
+
+    return dask.config.get(key, None)
+
+
 @dataclass(frozen=True)
 class Tls:
     """The files of a TLS cluster (``arena certificates`` makes them): the authority that signed every
-    machine's certificate, and this machine's certificate and key."""
+    machine's certificate, and this machine's certificate and key (None: in the certificate's file)."""
 
     ca: str
     cert: str
-    key: str
+    key: str | None
 
     def security(self) -> Any:
         from distributed.security import Security
