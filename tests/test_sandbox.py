@@ -111,8 +111,9 @@ def test_a_sandbox_whose_capabilities_cannot_all_be_dropped_does_not_start(sandb
 
     keeps = ("--cap-drop", "CAP_SETPCAP") if os.geteuid() == 0 else ("--cap-add", "CAP_SYS_ADMIN")
     broken = dataclasses.replace(sandbox, extra_options=keeps)
+    said = "did not start: the sandbox's supervisor cannot lock it down: "
     why = r"\[Errno 1\] (cannot drop capability 0 from the bounding set|capabilities left.*CapBnd)"
-    with pytest.raises(SandboxError, match=f"did not start: the sandbox.s supervisor cannot lock it down: {why}"):
+    with pytest.raises(SandboxError, match=said + why):
         run(broken, ATTACKS / "capabilities.py", "")
 
 
