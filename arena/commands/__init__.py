@@ -178,29 +178,63 @@ def check_limits(cpu: float, wall: float | None, memory_mib: int) -> None:
 def add_tls_options(parser: argparse.ArgumentParser) -> None:
     """--tls-ca-file, --tls-cert, --tls-key: a tls:// cluster's files ('arena certificates' makes them)."""
     group = parser.add_argument_group(
-        "TLS", "For a tls:// cluster: the files 'arena certificates' makes (the same three on every machine)")
+        "TLS", "For a tls:// cluster: the files 'arena certificates' makes (the same three on every machine). "
+        "Those not given are taken from Dask's own configuration, where it has them (distributed.comm.tls: "
+        "ca-file and, for this machine's part, client.cert and client.key, or worker.cert and worker.key for "
+        "'arena worker'; in Dask's YAML files, e.g. ~/.config/dask/, or its DASK_DISTRIBUTED__COMM__TLS__* "
+        "environment variables)")
     group.add_argument("--tls-ca-file", metavar="FILE", help="the authority's certificate (ca.pem)")
     group.add_argument("--tls-cert", metavar="FILE", help="this machine's certificate (node.pem)")
     group.add_argument("--tls-key", metavar="FILE", help="this machine's private key (node-key.pem)")
 
 
-def tls_of(args: argparse.Namespace, address: str):
-    """The TLS files given for the scheduler at ``address`` (all three, each readable, and a tls://
-    address), or None for a tcp:// one; an ArenaError naming what is missing."""
-    from arena.cluster import Tls
+#: Where Dask's configuration keeps each file of a TLS cluster, by the option that gives it and the
+#: machine's part ("client" for 'arena run', "worker" for 'arena worker').
+DASK_TLS = {"--tls-ca-file": "distributed.comm.tls.ca-file", "--tls-cert": "distributed.comm.tls.{role}.cert",
+            "--tls-key": "distributed.comm.tls.{role}.key"}
+
+
+def dask_variable(key: str) -> str:
+    """The environment variable that sets a key of Dask's configuration (as Dask's documentation
+    writes it: upper case, a double underscore between levels)."""
+    return "DASK_" + key.upper().replace(".", "__").replace("-", "_")
+
+
+def tls_of(args: argparse.Namespace, address: str, role: str = "client"):
+    """The TLS files for the scheduler at ``address``, for a tls:// address: each from its ``--tls-*``
+    option when given, else from Dask's configuration (for ``role``, "client" or "worker"), each
+    readable (the key may be left out when the certificate's file holds it, as Dask allows); None for
+    a tcp:// address.  An ArenaError naming what is missing, and both ways to give it."""
+    from arena.cluster import Tls, dask_setting
 
     given = {"--tls-ca-file": args.tls_ca_file, "--tls-cert": args.tls_cert, "--tls-key": args.tls_key}
-    if address.startswith("tls://") != any(given.values()):
-        raise ArenaError(f"{address}: a tls:// address needs --tls-ca-file, --tls-cert and --tls-key, and those "
-                         "need a tls:// address")
-    if not any(given.values()):
+    if not address.startswith("tls://"):
+        if any(given.values()):
+            raise ArenaError(f"{address}: --tls-ca-file, --tls-cert and --tls-key are for a tls:// address")
         return None
-    if missing := [name for name, value in given.items() if not value]:
-        raise ArenaError(f"TLS needs all three files: {', '.join(missing)} missing (arena certificates makes them)")
-    for name, value in given.items():
-        if not os.access(value, os.R_OK):
-            raise ArenaError(f"{name} {value!r} cannot be read")
-    return Tls(*(os.path.abspath(value) for value in given.values()))
+    keys = {option: key.format(role=role) for option, key in DASK_TLS.items()}
+    files = {option: (value, option) if value else (dask_setting(keys[option]), f"Dask's {keys[option]}")
+             for option, value in given.items()}
+    for path, where in files.values():
+        if path and not os.access(path, os.R_OK):
+            raise ArenaError(f"{where} {path!r} cannot be read")
+    (ca, _), (cert, _), (key, _) = files.values()
+    if not key and cert and _holds_private_key(cert):
+        files.pop("--tls-key")
+    if missing := [option for option, (path, _) in files.items() if not path]:
+        ways = ", ".join(f"{option} or {keys[option]} ({dask_variable(keys[option])})" for option in missing)
+        raise ArenaError(f"{address}: a tls:// address needs the cluster's TLS files ('arena certificates' makes "
+                         f"them); missing: {ways}. Give the options, or set them in Dask's configuration (a YAML "
+                         "file of ~/.config/dask, or the environment variables)")
+    return Tls(os.path.abspath(ca), os.path.abspath(cert), os.path.abspath(key) if key else None)
+
+
+def _holds_private_key(path: str) -> bool:
+    """Whether a PEM file holds a private key beside its certificate (Dask then needs no key file)."""
+    try:
+        return b"PRIVATE KEY-----" in Path(path).read_bytes()
+    except OSError:
+        return False
 
 
 def game_of_boards(given: str | None, boards: list[str] | None = None, generator: str | None = None, *,
