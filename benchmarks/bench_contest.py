@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from contest_site import Client, Database, Site  # noqa: E402 (the tests' real-server driver)
+from contest_site import Client, Database, Site
 
 BOT = (ROOT / "bots" / "random.py").read_bytes()
 PASSWORD = "contestant-password-1"
@@ -99,8 +99,8 @@ def load(clients: list[Client], workers: int, uploads: int) -> tuple[list[float]
                 if not queue:
                     return
                 client, k = queue.pop()
-            seen, _ = timed(lambda: client.get("/"))
-            sent, answer = timed(lambda: client.upload(f"bot{k}.py", BOT + f"# {k}\n".encode()))
+            seen, _ = timed(lambda client=client: client.get("/"))
+            sent, answer = timed(lambda client=client, k=k: client.upload(f"bot{k}.py", BOT + f"# {k}\n".encode()))
             assert "/submissions/" in answer.url, answer.text[:500]
             with lock:
                 dashboard.append(seen)
