@@ -15,7 +15,7 @@ import time
 import zipfile
 
 import pytest
-from contest_site import PASSWORD, ROOT, Client, Database, Site, arena, submission_number
+from contest_site import PASSWORD, ROOT, Client, Database, Site, arena, multipart, submission_number
 
 pytest.importorskip("django")
 
@@ -324,5 +324,34 @@ def test_a_server_killed_mid_final_resumes_it_with_every_game_once(tmp_path):
         ids = [line.split(b'"id":"')[1].split(b'"')[0] for line in games.read_bytes().splitlines()]
         assert len(ids) == 8 == len(set(ids))
         assert "resuming" in (site.folder / "results" / "final.log").read_text()
+    finally:
+        site.stop()
+
+
+def test_a_server_killed_mid_upload_keeps_nothing_half_written(tmp_path):
+    import socket
+
+    site = Site(tmp_path / "c", Database("sqlite")).start()
+    try:
+        client = _contestant(site, "halfway")
+        body, kind = multipart({"csrfmiddlewaretoken": client.cookie("csrftoken")},
+                               {"bot": ("half.py", GOOD + b"#" * 200_000)})
+        cookies = "; ".join(f"{c.name}={c.value}" for c in client.cookies)
+        with socket.create_connection(("127.0.0.1", site.port)) as raw:
+            raw.sendall(f"POST /submissions/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {kind}\r\n"
+                        f"Content-Length: {len(body)}\r\nCookie: {cookies}\r\n\r\n".encode() + body[:len(body) // 2])
+            time.sleep(0.5)
+            os.kill(site.process.pid, signal.SIGKILL)  # mid-upload: half the body sent
+            site.process.wait()
+        time.sleep(1)
+        site.start()
+        again = site.client()
+        assert again.login("halfway", "contestant-password-1").status == 200
+        assert "No submission yet" in again.get("/").text
+        uploads = site.folder / "uploads"
+        assert not uploads.exists() or not [path for path in uploads.rglob("*") if path.is_file()]
+        # ... and the same upload sent whole now is taken
+        number = submission_number(again.upload("half.py", GOOD + b"#" * 200_000))
+        assert "<b>accepted</b>" in site.wait_for(again, number).text
     finally:
         site.stop()
