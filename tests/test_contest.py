@@ -355,3 +355,38 @@ def test_a_server_killed_mid_upload_keeps_nothing_half_written(tmp_path):
         assert "<b>accepted</b>" in site.wait_for(again, number).text
     finally:
         site.stop()
+
+
+def test_the_demo_contest_serves_the_shipped_bots_submitted(tmp_path):
+    import subprocess
+    import sys
+
+    from contest_site import free_port
+
+    port = free_port()
+    demo = subprocess.Popen([sys.executable, "-m", "arena.cli", "contest", "demo", str(tmp_path / "demo"), "--port",
+                             str(port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        printed = ""
+        while "Ctrl-C stops" not in printed:
+            line = demo.stdout.readline()
+            assert line, printed
+            printed += line
+        assert "rita, greta, sergei" in printed and f"http://127.0.0.1:{port}/" in printed
+        organiser = Client(f"http://127.0.0.1:{port}")
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if organiser.get("/health/").status == 200:
+                    break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.3)
+        password = re.search(r"password \(shown once\): (\S+)", printed).group(1)
+        assert organiser.login("organiser", password).status == 200
+        page = organiser.get("/organiser/").text
+        assert all(name in page for name in ("rita", "greta", "sergei", "random", "greedy", "search"))
+    finally:
+        demo.send_signal(signal.SIGTERM)
+        demo.communicate(timeout=60)
+    assert demo.returncode == 0
