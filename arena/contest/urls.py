@@ -25,5 +25,7 @@ urlpatterns = [
     path("api/submissions/", views.api_submit, name="api-submit"),
     path("api/submissions/<int:number>/", views.api_submission, name="api-submission"),
     path("health/", views.health, name="health"),
+    # (the admin site's own login form is this one, with its rate limit)
+    path("admin/login/", views.login_view),
     path("admin/", admin.site.urls),
 ]

@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
@@ -98,15 +98,23 @@ def register(request: HttpRequest, token: str = "") -> HttpResponse:
             error = " ".join(exc.messages)
     if error:
         return _page(request, "register.html", status=400, token=token, error=error, username=username)
-    with transaction.atomic():
-        if invitation is not None and Invitation.objects.filter(pk=invitation.pk, used_by=None).count() == 0:
-            return _page(request, "register.html", status=400, token=token, error="This invitation is used.")
-        user = get_user_model().objects.create_user(username=username, password=password)
-        Contestant.objects.create(user=user)
-        if invitation is not None:
-            Invitation.objects.filter(pk=invitation.pk).update(used_by=user)
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username=username, password=password)
+            Contestant.objects.create(user=user)
+            # (taken in the same transaction, on the condition that it is still unused: two people racing
+            # for one link register once)
+            if invitation is not None and not Invitation.objects.filter(pk=invitation.pk, used_by=None).update(
+                    used_by=user):
+                raise _InvitationUsed
+    except _InvitationUsed:
+        return _page(request, "register.html", status=400, token=token, error="This invitation is used.")
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect("home")
+
+
+class _InvitationUsed(Exception):
+    pass
 
 
 def _username_problem(username: str) -> str:
@@ -158,16 +166,18 @@ def receive(contestant: Contestant, filename: str, data: bytes | None) -> Submis
         raise uploads.UploadRefused("You are disqualified: " + display(contestant.disqualified))
     if data is None:
         raise uploads.UploadRefused("Choose a file to upload.")
-    now = timezone.now()
-    mine = Submission.objects.filter(author=contestant.user)
-    if mine.filter(uploaded__gte=now - dt.timedelta(hours=1)).count() >= limits.per_hour:
-        raise uploads.UploadRefused(f"At most {limits.per_hour} submissions an hour: try again later.")
-    if mine.filter(uploaded__gte=now - dt.timedelta(days=1)).count() >= limits.per_day:
-        raise uploads.UploadRefused(f"At most {limits.per_day} submissions a day: try again tomorrow.")
     found = uploads.inspect(filename, data, upload_limits())
     _check_language(found)
-    sha = site.keep_upload(settings.CONTEST, data)
     with transaction.atomic():
+        # (the contestant's row locked while their uploads are counted: two at once cannot both pass the limit)
+        list(Contestant.objects.select_for_update().filter(pk=contestant.pk).values_list("pk", flat=True))
+        now = timezone.now()
+        mine = Submission.objects.filter(author=contestant.user)
+        if mine.filter(uploaded__gte=now - dt.timedelta(hours=1)).count() >= limits.per_hour:
+            raise uploads.UploadRefused(f"At most {limits.per_hour} submissions an hour: try again later.")
+        if mine.filter(uploaded__gte=now - dt.timedelta(days=1)).count() >= limits.per_day:
+            raise uploads.UploadRefused(f"At most {limits.per_day} submissions a day: try again tomorrow.")
+        sha = site.keep_upload(settings.CONTEST, data)  # (on disk, forced, before the row is committed)
         submission = Submission.objects.create(author=contestant.user, filename=filename, name=found.name,
                                                kind=found.kind, sha256=sha, size=len(data))
         Job.queue(JobKind.CHECK, submission)
@@ -361,13 +371,13 @@ def organiser_action(request: HttpRequest, action: str) -> HttpResponse:
 def _act(request: HttpRequest, action: str, state: ContestState) -> str:
     post = request.POST
     if action == "recheck":
-        found = Submission.objects.get(pk=int(post["submission"]))
+        found = get_object_or_404(Submission, pk=_number(post.get("submission")))
         with transaction.atomic():
             Submission.objects.filter(pk=found.pk).update(status=Status.QUEUED, message="")
             Job.queue(JobKind.CHECK, found)
         return f"Submission #{found.pk} is queued to be checked again."
     if action == "disqualify":
-        contestant = Contestant.objects.get(pk=int(post["contestant"]))
+        contestant = get_object_or_404(Contestant, pk=_number(post.get("contestant")))
         contestant.disqualified = post.get("reason", "").strip()[:2000]
         contestant.save(update_fields=["disqualified"])
         return (f"{contestant} is disqualified." if contestant.disqualified else f"{contestant} is no longer "
@@ -399,6 +409,12 @@ def _act(request: HttpRequest, action: str, state: ContestState) -> str:
         invitation = Invitation.make(post.get("note", "")[:200])
         return f"Invitation for {invitation.note or 'anyone'}: {request.build_absolute_uri('/invite/' + invitation.token + '/')}"
     raise Http404("no such action")
+
+
+def _number(text: str | None) -> int:
+    if not text or not text.isdigit():
+        raise Http404("no such row")
+    return int(text)
 
 
 def health(request: HttpRequest) -> HttpResponse:
