@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from arena.sandbox import Sandbox
 
 COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker", "games",
-            "new_game", "languages", "certificates")
+            "new_game", "languages", "certificates", "play")
 
 
 def read_text(path: str, what: str) -> str:
