@@ -171,3 +171,52 @@ def test_a_person_plays_threes_and_the_plan_is_saved_as_it_goes(tmp_path: Path, 
     end = referee.outcome(referee.apply(state, referee.parse(state, plan.read_text())))
     assert record["seats"] == ["human"] and record["moves"][0]["output"] == "WDSD\n"
     assert record["outcome"]["score"] == end.score and json.loads(json.dumps(record)) == record
+
+
+def _column(state: Any, move: Any) -> str:
+    """The cell a click drops the move's ball or disc through: tic-tac-toe's column (x, y) on the
+    bottom layer, Connect Four's column in its top row."""
+    if hasattr(move, "x"):
+        return f'.gridbox:first-child .sq[data-i="{(move.x - 1) * state.n + move.y - 1}"]'
+    return f'.grid .sq[data-i="{move}"]'
+
+
+@pytest.mark.parametrize(("game", "board", "bot", "refused"), [
+    ("tictactoe3d", "boards/tictactoe3d/board1.in", "bots/tictactoe3d/random.py", "9 9\n"),
+    ("connect4", "games/connect4/connect4/boards/board1.in", "games/connect4/connect4/bots/random.py", "99\n")])
+def test_a_person_drops_into_columns_against_a_sandboxed_bot(tmp_path: Path, browser: Any, shots: Path, game: str,
+                                                              board: str, bot: str, refused: str) -> None:
+    played = Played(tmp_path, game, "--board", str(ROOT / board), "--against", str(ROOT / bot), "--seat", "2")
+    referee = games.referee(game)
+    state = referee.load((ROOT / board).read_text())
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(played.address)
+    rng, done = random.Random(5), 0
+    while referee.outcome(state) is None:
+        if referee.to_move(state) == 1:  # mine: seat 2
+            _moves(page, done, "you")
+            if done < 2:  # an illegal move first, as game.out text: refused, and the board as it was
+                before = _keys(page)
+                page.fill("#text", refused)
+                page.click("#entry button")
+                page.wait_for_selector("#refused:not([hidden])")
+                assert page.text_content("#refused").startswith("refused: illegal: ") and _keys(page) == before
+                _shoot(page, shots, f"{game}-refused")
+            move = referee.random_move(state, rng)
+            page.click(_column(state, move))
+        else:
+            entry = _moves(page, done + 1)
+            assert entry["bot"] == "random" and entry["verdict"] == "ok"
+            move = referee.parse(state, entry["output"])
+        state = referee.apply(state, move)
+        done += 1
+    assert _turn(page, "over") == "over"
+    _shoot(page, shots, f"{game}-over")
+    assert errors == []
+    played.end()
+    (record,) = Store(played.folder).records()
+    end = referee.outcome(state)
+    assert record["seats"] == ["random", "human"] and len(record["moves"]) == done
+    assert record["outcome"] == {"winner": end.winner, "score": end.score, "reason": end.reason}

@@ -101,5 +101,11 @@ window.arenaGrid = (function () {
         m.cpu.toFixed(3) + ' s · wall ' + m.wall.toFixed(3) + ' s' +
         (m.wait ? ' (' + m.wait.toFixed(3) + ' s waiting for a core)' : '')) : 'before the first move';
   }
-  return {frames: frames, draw: drawGrid, who: who};
+  // Where step 'at' (of 'count', its move m) is: per-move games count moves as the game does (an
+  // opening's too); a plan's steps are its operations.
+  function counter(data, m, at, count) {
+    const last = data.moves.length ? data.moves[data.moves.length - 1].number : data.first;
+    return data.plan ? 'step ' + at + ' / ' + (count - 1) : 'move ' + (m ? m.number : data.first) + ' / ' + last;
+  }
+  return {frames: frames, draw: drawGrid, who: who, counter: counter};
 })();

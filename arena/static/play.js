@@ -56,8 +56,8 @@ window.arenaPlay = (function () {
     boards.dataset.step = at;
     $('slider').max = frames.length - 1;
     $('slider').value = at;
-    $('counter').textContent = (data.plan ? 'step ' : 'move ') + at + ' / ' + (frames.length - 1);
     const m = f.move === undefined ? null : data.moves[f.move];
+    $('counter').textContent = arenaGrid.counter(data, m, at, frames.length);
     $('label').textContent = f.label;
     $('who').textContent = arenaGrid.who(data, m);
     $('who').className = m && m.verdict !== 'ok' ? 'bad' : '';
@@ -72,7 +72,7 @@ window.arenaPlay = (function () {
         : state.oneShot ? 'the plan is being recorded' : 'the bot is thinking…';
     $('finish').hidden = !state.oneShot || state.turn !== 'you';
     $('entry').hidden = state.turn !== 'you';
-    $('controls').hidden = state.turn === 'over';
+    $('controls').hidden = $('hint').hidden = state.turn === 'over';
     if (controls.drawn) controls.drawn(play);
   }
   function buttons() {

@@ -15,10 +15,7 @@
     boards.dataset.step = at;
     slider.value = at;
     const m = f.move === undefined ? null : data.moves[f.move];
-    // per-move games count moves as the game does (an opening's too); a plan's steps are its operations
-    const last = data.moves.length ? data.moves[data.moves.length - 1].number : data.first;
-    $('counter').textContent = data.plan ? 'step ' + at + ' / ' + (frames.length - 1)
-        : 'move ' + (m ? m.number : data.first) + ' / ' + last;
+    $('counter').textContent = arenaGrid.counter(data, m, at, frames.length);
     $('label').textContent = f.label;
     $('who').textContent = arenaGrid.who(data, m);
     $('who').className = m && m.verdict !== 'ok' ? 'bad' : '';
