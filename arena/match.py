@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from arena.boards import Board
 from arena.bots import Bot
@@ -32,12 +32,30 @@ log = logging.getLogger("arena.match")
 KEEP = 2000
 
 
+class Moves(Protocol):
+    """Where a person's moves come from (``arena play``'s page): as a bot's runner does,
+    ``run`` answers the files the arena gives the seat with an invocation."""
+
+    def run(self, command: tuple[str, ...], files: dict[str, str]) -> Invocation: ...
+
+    def close(self, keep: bool = True) -> None: ...
+
+
+@dataclass(frozen=True)
+class Person:
+    """A seat a person takes instead of a bot (``arena play``): its name in the record, and
+    ``moves``, whose answers the referee judges exactly as a bot's output."""
+
+    name: str
+    moves: Moves
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """One scheduled game: which board, which bots in which seats."""
+    """One scheduled game: which board, which bots (or people) in which seats."""
 
     board: Board
-    seats: tuple[Bot, ...]
+    seats: tuple[Bot | Person, ...]
 
     @functools.cached_property
     def id(self) -> str:
@@ -64,11 +82,13 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
     started = time.time()
     # the bots' folders, when they run without a sandbox (a sandbox has its own)
     with contextlib.nullcontext("") if sandbox else tempfile.TemporaryDirectory(prefix="arena-game-", dir=workdir) as tmp:
-        runners = [Runner(sandbox, bot.programs, None if sandbox else Path(tmp) / f"seat{seat}-{bot.name}",
-                          dataclasses.replace(limits, data=not bot.resident), bot.name,
-                          {key: with_limits((value,), limits.memory)[0] for key, value in bot.env})
-                   for seat, bot in enumerate(spec.seats)]
-        commands = [with_limits(bot.command, limits.memory) for bot in spec.seats]
+        runners: list[Runner | Moves] = [
+            bot.moves if isinstance(bot, Person) else
+            Runner(sandbox, bot.programs, None if sandbox else Path(tmp) / f"seat{seat}-{bot.name}",
+                   dataclasses.replace(limits, data=not bot.resident), bot.name,
+                   {key: with_limits((value,), limits.memory)[0] for key, value in bot.env})
+            for seat, bot in enumerate(spec.seats)]
+        commands = [() if isinstance(bot, Person) else with_limits(bot.command, limits.memory) for bot in spec.seats]
         try:
             moves, end, stopped = _play_turns(referee, spec, initial, runners, commands, keep, on_move,
                                               stop_after_first_move)
@@ -96,7 +116,7 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
 
 
 def _play_turns(
-    referee: Referee, spec: GameSpec, state: Any, runners: list[Runner], commands: list[tuple[str, ...]],
+    referee: Referee, spec: GameSpec, state: Any, runners: list[Runner | Moves], commands: list[tuple[str, ...]],
     keep: Path | None, on_move: OnMove | None, stop_after_first_move: int | None = None
 ) -> tuple[list[dict[str, Any]], Outcome, bool]:
     """The game's moves, its end, and whether it was stopped (``stop_after_first_move``) rather than over."""
@@ -108,7 +128,7 @@ def _play_turns(
         inv = runners[seat].run(commands[seat], files)
         if keep is not None:
             _keep(keep / f"seat{seat}-{bot.name}" / f"move{len(moves) + 1}", files, inv)
-        verdict, message, move = _judge(referee, state, inv)
+        verdict, message, move = judge(referee, state, inv)
         moves.append(_entry(seat, inv, verdict, message, None if move is None else referee.move_text(move)))
         if on_move is not None:
             on_move(moves[-1])
@@ -123,8 +143,9 @@ def _play_turns(
     return moves, end, False
 
 
-def _judge(referee: Referee, state: Any, inv: Invocation) -> tuple[str, str, Any]:
-    """The verdict of one invocation, after parsing and checking its output."""
+def judge(referee: Referee, state: Any, inv: Invocation) -> tuple[str, str, Any]:
+    """The verdict of one invocation, after parsing and checking its output: (verdict, message, the move
+    or None); ``arena play`` refuses a person's move with the same words."""
     if inv.verdict != "ok":
         return inv.verdict, inv.message, None
     try:
@@ -137,7 +158,7 @@ def _judge(referee: Referee, state: Any, inv: Invocation) -> tuple[str, str, Any
     return "ok", "", move
 
 
-def _fault_outcome(referee: Referee, seat: int, bot: Bot, verdict: str, message: str) -> Outcome:
+def _fault_outcome(referee: Referee, seat: int, bot: Bot | Person, verdict: str, message: str) -> Outcome:
     reason = f"{bot.name} {verdict}: {message}" if message else f"{bot.name} {verdict}"
     if referee.players == 2:
         return Outcome.win(1 - seat, reason)

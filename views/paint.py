@@ -19,6 +19,7 @@ class View:
     """Remembers which seat painted each cell (the state only says "painted")."""
 
     style = "paint.css"  # the style of its cells' classes, beside this file
+    controls = "paint.play.js"  # how a person picks a region on arena play's page
     legend = ("regions in the colour of the player who painted them, with their number; grey: painted on the "
               "board already; ringed: the last move; faded numbers can no longer be painted")
 

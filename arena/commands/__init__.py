@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from referees.base import Referee
 
 COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker", "games",
-            "new_game", "languages", "certificates", "check", "contest", "serve", "submit")
+            "new_game", "languages", "certificates", "check", "contest", "serve", "submit", "play")
 
 
 def read_text(path: str, what: str) -> str:

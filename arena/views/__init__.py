@@ -19,7 +19,10 @@ A view is a class built from ``(referee, initial state, seat names)`` with:
 * ``legend``: what the colours and marks of the drawing mean, in words;
 * ``style`` (optional): the name of a CSS file beside the view's module, the
   style of the classes its cells use (``ball``, ``painted``, ...), which the
-  pages put after their own; the arena styles only ``new`` and ``bad``.
+  pages put after their own; the arena styles only ``new`` and ``bad``;
+* ``controls`` (optional): the name of a script beside the view's module, how
+  a person enters moves on ``arena play``'s page (``arena/static/play.js``
+  says what it may do); without one, the page takes ``game.out`` text.
 """
 
 from __future__ import annotations
@@ -115,18 +118,30 @@ def legend(game: str) -> str:
     return games.get(game).view().legend
 
 
-@functools.cache
 def style(game: str) -> str:
     """The CSS the view of ``game`` ships (its ``style``: a file beside its module), "" if none."""
+    return _beside(game, "style")
+
+
+def controls(game: str) -> str:
+    """The script of the controls the view of ``game`` ships for ``arena play`` (its ``controls``: a
+    file beside its module, which calls ``arenaPlay.use``), "" if none: the page's text box then
+    takes the moves as ``game.out`` text."""
+    return _beside(game, "controls")
+
+
+@functools.cache
+def _beside(game: str, part: str) -> str:
+    """The text of the file the view of ``game`` names as its ``part``, "" if it names none."""
     from arena import games
 
     view = games.get(game).view()
-    name = getattr(view, "style", "")
+    name = getattr(view, part, "")
     if not name:
         return ""
     path = Path(sys.modules[view.__module__].__file__ or "").parent / name
     try:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ArenaError(f"game {game!r}: cannot read the style {name!r} its view names "
+        raise ArenaError(f"game {game!r}: cannot read the {part} {name!r} its view names "
                          f"({str(path)!r}): {exc.strerror}") from None

@@ -1,0 +1,222 @@
+"""``arena play``: a person plays through the page in a real Chromium (clicks and keys), against a
+sandboxed bot or alone; the refused moves, the saved plan and the record are checked against the referee."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena import games, replay
+from arena.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# An 8x8 painting board with eight numbers (test_replay's): a game of several moves each.
+PAINT_BOARD = """
+    8
+    2 # # # # # # 3
+    # # # # # # # #
+    # # 4 # # # # #
+    # # # # # 5 # #
+    # # # # # # # #
+    # 3 # # # # # #
+    # # # # # # 2 #
+    4 # # # # # # 2
+"""
+
+
+class Played:
+    """``arena play`` running in the background, its page's address read from its first line."""
+
+    def __init__(self, tmp: Path, *args: str):
+        env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        self.process = subprocess.Popen([sys.executable, "-m", "arena.cli", "play", *args, "--results",
+                                         str(tmp / "results"), "--name", "played", "--no-browser"],
+                                        cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        line = self.process.stdout.readline()
+        assert line.startswith("play at http://127.0.0.1:"), line + self.process.stderr.read()
+        self.address = line.split()[-1]
+        self.folder = tmp / "results" / "played"
+
+    def end(self) -> str:
+        out, err = self.process.communicate(timeout=60)
+        assert self.process.returncode == 0, err
+        return out
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Any:
+    folder = tmp_path / "screenshots"
+    folder.mkdir()
+    yield folder
+    if os.environ.get("ARENA_SCREENSHOTS"):  # to look at them: ARENA_SCREENSHOTS=folder
+        shutil.copytree(folder, os.environ["ARENA_SCREENSHOTS"], dirs_exist_ok=True)
+
+
+def _keys(page: Any) -> list[str]:
+    return page.eval_on_selector_all(".grid .c", "cs => cs.map(c => c.dataset.k)")
+
+
+def _turn(page: Any, *wanted: str) -> str:
+    page.wait_for_function(f"{list(wanted)}.includes(document.getElementById('turn').dataset.turn)", timeout=30000)
+    return page.get_attribute("#turn", "data-turn")
+
+
+def _moves(page: Any, count: int, turn: str | None = None) -> dict[str, Any] | None:
+    """Wait until the page shows ``count`` moves (and the ``turn``); the last of them."""
+    page.wait_for_function(f"arenaPlay.state() && arenaPlay.state().replay.moves.length === {count}"
+                           + (f" && arenaPlay.state().turn === '{turn}'" if turn else ""), timeout=30000)
+    return page.evaluate("arenaPlay.state().replay.moves.at(-1) || null")
+
+
+def _shoot(page: Any, shots: Path, name: str) -> None:
+    for width, height in ((1400, 1000), (700, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_selector(".grid .c")
+        page.screenshot(path=str(shots / f"{name}-{width}x{height}.png"), full_page=True)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+
+def test_a_person_plays_paint_against_a_sandboxed_bot(tmp_path: Path, browser: Any, shots: Path) -> None:
+    board = tmp_path / "board.in"
+    board.write_text(textwrap.dedent(PAINT_BOARD).lstrip())
+    played = Played(tmp_path, "paint", "--board", str(board), "--against", str(ROOT / "bots/random.py"))
+    referee = games.referee("paint")
+    state = referee.load(board.read_text())
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(played.address)
+    assert _turn(page, "you") == "you" and "human" in page.text_content("header")
+    # an illegal move: one empty cell, no number in it; refused with its rule, the board as it was
+    before = _keys(page)
+    page.click('.grid .sq[data-i="1"]')
+    assert page.get_attribute('.grid .sq[data-i="1"] .c', "class").endswith("picked")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#refused:not([hidden])")
+    assert page.text_content("#refused").startswith("refused: illegal: ") and _keys(page) == before
+    page.keyboard.press("Escape")
+    _shoot(page, shots, "paint-refused")
+    rng, mine, done = random.Random(3), 0, 0
+    while referee.outcome(state) is None:
+        if referee.to_move(state) == 0:  # mine: a legal region, picked cell by cell and painted
+            _moves(page, done, "you")
+            move = referee.random_move(state, rng)
+            for x, y in move.cells:
+                page.click(f'.grid .sq[data-i="{x * state.n + y}"]')
+            page.click("#controls button:text('paint')")
+            mine += 1
+        else:  # the bot's, from its sandbox: read from the page once it has moved
+            entry = _moves(page, done + 1)
+            assert entry["bot"] == "random" and entry["verdict"] == "ok"
+            move = referee.parse(state, entry["output"])
+        state = referee.apply(state, move)
+        done += 1
+    assert _turn(page, "over") == "over" and page.text_content("#turn").startswith("Result: ")
+    _shoot(page, shots, "paint-over")
+    assert errors == []
+    out = played.end()
+    (record,) = Store(played.folder).records()
+    assert record["seats"] == ["human", "random"] and "recorded in" in out
+    assert sum(1 for m in record["moves"] if m["seat"] == 0) == mine and all(m["verdict"] == "ok" for m in record["moves"])
+    end = referee.outcome(state)
+    assert record["outcome"] == {"winner": end.winner, "score": end.score, "reason": end.reason}
+    assert replay.load(Store(played.folder), record).steps[-1].state == state  # it replays through the referee
+    shown = subprocess.run([sys.executable, "-m", "arena.cli", "show", str(played.folder)], capture_output=True,
+                           text=True, check=False)
+    assert shown.returncode == 0 and "human" in shown.stdout
+
+
+def test_a_person_plays_threes_and_the_plan_is_saved_as_it_goes(tmp_path: Path, browser: Any, shots: Path) -> None:
+    board, plan = ROOT / "boards/threes/board1.in", tmp_path / "game.out"
+    played = Played(tmp_path, "threes", "--board", str(board), "--out", str(plan))
+    referee = games.referee("threes")
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(played.address)
+    _turn(page, "you")
+    saved = []
+    for key in ("ArrowUp", "d", "S", "ArrowRight", "a", "Backspace"):
+        count = page.evaluate("arenaPlay.plan().trim().length")
+        page.keyboard.press(key)
+        page.wait_for_function(f"arenaPlay.plan().trim().length === {count + (-1 if key == 'Backspace' else 1)}")
+        saved.append(plan.read_text())
+    assert saved == ["W\n", "WD\n", "WDS\n", "WDSD\n", "WDSDA\n", "WDSD\n"]
+    assert page.evaluate("window.arenaPlay.frame().label").startswith("move 4 of 4: D")
+    # a plan the referee cannot read, typed as game.out: refused, the saved plan as it was
+    page.fill("#text", "WDSX\n")
+    page.click("#entry button")
+    page.wait_for_selector("#refused:not([hidden])")
+    assert "bad-output" in page.text_content("#refused") and plan.read_text() == "WDSD\n"
+    page.locator("#slider").fill("2")  # step back through the operations played so far
+    assert page.evaluate("window.arenaPlay.frame().label").startswith("move 2 of 4")
+    _shoot(page, shots, "threes-plan")
+    page.click("#finish")
+    assert _turn(page, "over") == "over"
+    _shoot(page, shots, "threes-over")
+    assert errors == []
+    played.end()
+    (record,) = Store(played.folder).records()
+    state = referee.load(board.read_text())
+    end = referee.outcome(referee.apply(state, referee.parse(state, plan.read_text())))
+    assert record["seats"] == ["human"] and record["moves"][0]["output"] == "WDSD\n"
+    assert record["outcome"]["score"] == end.score and json.loads(json.dumps(record)) == record
+
+
+def _column(state: Any, move: Any) -> str:
+    """The cell a click drops the move's ball or disc through: tic-tac-toe's column (x, y) on the
+    bottom layer, Connect Four's column in its top row."""
+    if hasattr(move, "x"):
+        return f'.gridbox:first-child .sq[data-i="{(move.x - 1) * state.n + move.y - 1}"]'
+    return f'.grid .sq[data-i="{move}"]'
+
+
+@pytest.mark.parametrize(("game", "board", "bot", "refused"), [
+    ("tictactoe3d", "boards/tictactoe3d/board1.in", "bots/tictactoe3d/random.py", "9 9\n"),
+    ("connect4", "games/connect4/connect4/boards/board1.in", "games/connect4/connect4/bots/random.py", "99\n")])
+def test_a_person_drops_into_columns_against_a_sandboxed_bot(tmp_path: Path, browser: Any, shots: Path, game: str,
+                                                              board: str, bot: str, refused: str) -> None:
+    played = Played(tmp_path, game, "--board", str(ROOT / board), "--against", str(ROOT / bot), "--seat", "2")
+    referee = games.referee(game)
+    state = referee.load((ROOT / board).read_text())
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(played.address)
+    rng, done = random.Random(5), 0
+    while referee.outcome(state) is None:
+        if referee.to_move(state) == 1:  # mine: seat 2
+            _moves(page, done, "you")
+            if done < 2:  # an illegal move first, as game.out text: refused, and the board as it was
+                before = _keys(page)
+                page.fill("#text", refused)
+                page.click("#entry button")
+                page.wait_for_selector("#refused:not([hidden])")
+                assert page.text_content("#refused").startswith("refused: illegal: ") and _keys(page) == before
+                _shoot(page, shots, f"{game}-refused")
+            move = referee.random_move(state, rng)
+            page.click(_column(state, move))
+        else:
+            entry = _moves(page, done + 1)
+            assert entry["bot"] == "random" and entry["verdict"] == "ok"
+            move = referee.parse(state, entry["output"])
+        state = referee.apply(state, move)
+        done += 1
+    assert _turn(page, "over") == "over"
+    _shoot(page, shots, f"{game}-over")
+    assert errors == []
+    played.end()
+    (record,) = Store(played.folder).records()
+    end = referee.outcome(state)
+    assert record["seats"] == ["random", "human"] and len(record["moves"]) == done
+    assert record["outcome"] == {"winner": end.winner, "score": end.score, "reason": end.reason}
