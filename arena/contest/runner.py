@@ -260,7 +260,11 @@ def main() -> int:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.contest.settings")
     django.setup()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    from arena.text import SafeFormatter
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(SafeFormatter("%(asctime)s %(message)s"))  # (names and messages a contestant chose)
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     runner = ContestRunner(Path(os.environ["ARENA_CONTEST"]))
 
     def stop(signum, frame):
