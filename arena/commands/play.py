@@ -14,10 +14,17 @@ from markupsafe import Markup
 from arena import html, match, play, tournament, views
 from arena.boards import load_board
 from arena.bots import Bot
-from arena.commands import add_bot_options, get_referee, positive_float, positive_int, prepare_from_options
-from arena.commands.run import MIN_MEMORY_MIB, check_limits, tournament_name
+from arena.commands import (
+    MIN_MEMORY_MIB,
+    add_bot_options,
+    get_referee,
+    limits_of,
+    positive_float,
+    positive_int,
+    prepare_from_options,
+)
+from arena.commands.run import tournament_name
 from arena.errors import ArenaError
-from arena.sandbox import Limits
 from arena.store import Store
 from arena.text import display, name_problem
 
@@ -69,8 +76,7 @@ def main(args: argparse.Namespace) -> int:
     if args.out and referee.protocol != "one-shot":
         raise ArenaError(f"--out writes a one-shot game's plan; {referee.name} is played move by move")
     board, initial = load_board(referee, Path(args.board))
-    check_limits(args.cpu or referee.cpu_limit, args.wall, args.memory)
-    limits = Limits(cpu=args.cpu or referee.cpu_limit, wall=args.wall, memory=args.memory * 2**20)
+    limits = limits_of(referee, args.cpu, args.wall, args.memory)
     bots, sandbox, languages = _opponent(args, referee)
     person = 0 if referee.players == 1 else args.seat - 1
     names = [bot.name for bot in bots]
