@@ -20,7 +20,7 @@ def test_the_default_dictionary_is_the_shipped_one():
 def test_a_wheel_holds_the_crossword_dictionary_and_generates_the_shipped_board(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"), str(ROOT)],
                    check=True, capture_output=True, timeout=600)
-    (wheel,) = (tmp_path / "dist").glob("arena-*.whl")
+    (wheel,) = (tmp_path / "dist").glob("arena_tournaments-*.whl")
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(site)
@@ -38,5 +38,5 @@ def test_a_wheel_holds_the_crossword_dictionary_and_generates_the_shipped_board(
     assert (site / "views" / "paint.py").is_file()
     assert (site / "arena" / "skeleton" / "__game__" / "rules.py").is_file()
     assert (site / "arena" / "skeleton" / "__game__" / "boards" / "manifest.json").is_file()
-    entry_points = next(site.glob("arena-*.dist-info")) / "entry_points.txt"
+    entry_points = next(site.glob("arena_tournaments-*.dist-info")) / "entry_points.txt"
     assert "[arena.games]" in entry_points.read_text() and "paint = referees:PAINT" in entry_points.read_text()
