@@ -14,7 +14,11 @@ from referees.base import BadInput, BadOutput, Game, IllegalMove, Outcome, Refer
 
 __all__ = ["BadInput", "BadOutput", "Game", "IllegalMove", "Outcome", "Referee"]
 
-_ROOT = str(Path(__file__).resolve().parent.parent)  # the repository: bots/, boards/, docs/
+#: Where the arena's games find their rules text, example bots and boards: ``docs/``, ``bots/`` and
+#: ``boards/``.  In a checkout these are symbolic links to the repository's own folders; a wheel
+#: carries copies (package data, ``pyproject.toml``), so an installed arena needs no checkout.
+SHIPPED = Path(__file__).resolve().parent / "shipped"
+_ROOT = str(SHIPPED)
 
 PAINT = Game(
     referee="referees.paint:PaintReferee", view="views.paint:View", generator="generator.paint",
