@@ -3,23 +3,46 @@ rounds as columns of pairings, and the rules the format's tables follow (``arena
 
 from __future__ import annotations
 
-import html
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena import formats, tables
 
-STYLE = ("<style>.bracket{display:flex;gap:1.5em;overflow-x:auto;align-items:center}"
-         ".bracket .col{display:flex;flex-direction:column;justify-content:space-around;gap:.8em;min-width:12em}"
-         ".bracket .tie{border:1px solid #d0d7de;border-radius:4px;padding:.2em .5em;background:#fff}"
-         ".bracket .won{font-weight:bold}.bracket .how{color:#6b7280;font-size:85%}"
-         ".bracket h3{margin:.2em 0;font-size:100%}</style>")
+
+class Line(NamedTuple):
+    """A bot in a tie: its seed, name and points in words, and whether it won the tie."""
+
+    text: str
+    won: bool
 
 
-def section(config: dict[str, Any], tally: tables.Tally) -> list[str]:
-    """HTML for the index: the bracket or the rounds, and the format's rules (nothing for a round-robin)."""
+class Tie(NamedTuple):
+    """A box of a column: a tie's bots and how it was decided (or ``bye``), or the ``winner``'s name alone."""
+
+    lines: tuple[Line, ...] = ()
+    how: str = ""
+    winner: str = ""
+
+
+class Column(NamedTuple):
+    """A round: its title and its ties, in the bracket's order."""
+
+    title: str
+    ties: list[Tie]
+
+
+class Bracket(NamedTuple):
+    """What ``templates/bracket.html`` draws: a knockout's bracket or a Swiss's rounds, with its rules."""
+
+    title: str
+    columns: list[Column]
+    note: str
+
+
+def section(config: dict[str, Any], tally: tables.Tally) -> Bracket | None:
+    """The bracket or the rounds, and the format's rules (None for a round-robin)."""
     system = formats.from_config(config)
     if not system.paired or tally.format_results is None:
-        return []
+        return None
     bots, boards = [b["name"] for b in config["bots"]], [b["name"] for b in config["boards"]]
     played = system.played(bots, boards, tally.format_results)
     if isinstance(system, formats.Knockout):
@@ -27,47 +50,43 @@ def section(config: dict[str, Any], tally: tables.Tally) -> list[str]:
         columns = [_knockout_column(round_, matches, bots) for round_, matches in played]
         champion = system.winner(bots, boards, tally.format_results)
         if champion is not None:
-            columns.append(f'<div class="col"><h3>winner</h3><div class="tie won">{html.escape(champion)}</div></div>')
+            columns.append(Column("winner", [Tie(winner=champion)]))
     else:
         title, note = "Rounds", formats.SWISS_RULE + "."
         columns = [_swiss_column(round_, matches) for round_, matches in played]
-    return [STYLE, f"<h2>{title}</h2>", f'<div class="bracket">{"".join(columns)}</div>',
-            f'<p class="note">{html.escape(note)}</p>']
+    return Bracket(title, columns, note)
 
 
-def _knockout_column(round_: formats.Round, matches: list[formats.Match], bots: list[str]) -> str:
+def _knockout_column(round_: formats.Round, matches: list[formats.Match], bots: list[str]) -> Column:
     seed = {bot: k for k, bot in enumerate(bots)}
     slot = {bots[k]: place for place, k in enumerate(formats.bracket_order(len(bots))) if k < len(bots)}
     done = {(m.a, m.b): m for m in matches}
-    boxes = []  # (the place in the bracket of a bot of the tie: ties keep the bracket's order, byes among them)
+    ties = []  # (the place in the bracket of a bot of the tie: ties keep the bracket's order, byes among them)
     for a, b in round_.pairs or ():
         match = done.get((a, b))
         winner, how = formats.tie_winner(match, seed) if match else (None, "playing")
-        lines = [_line(bot, seed[bot] + 1, None if match is None else match.points[k], bot == winner)
-                 for k, bot in enumerate((a, b))]
-        boxes.append((slot[a], (f'<div class="tie">{"".join(lines)}<div class="how">{html.escape(_decided(how))}'
-                               '</div></div>')))
-    boxes += [(slot[bot], f'<div class="tie">{_line(bot, seed[bot] + 1, None, True)}<div class="how">bye</div></div>')
-              for bot in round_.byes]
-    boxes = [box for _, box in sorted(boxes)]
-    return f'<div class="col"><h3>{html.escape(round_.title())}</h3>{"".join(boxes)}</div>'
+        lines = tuple(_line(bot, seed[bot] + 1, None if match is None else match.points[k], bot == winner)
+                      for k, bot in enumerate((a, b)))
+        ties.append((slot[a], Tie(lines, _decided(how))))
+    ties += [(slot[bot], Tie((_line(bot, seed[bot] + 1, None, True),), "bye")) for bot in round_.byes]
+    return Column(round_.title(), [tie for _, tie in sorted(ties, key=lambda placed: placed[0])])
 
 
-def _swiss_column(round_: formats.Round, matches: list[formats.Match]) -> str:
+def _swiss_column(round_: formats.Round, matches: list[formats.Match]) -> Column:
     done = {(m.a, m.b): m for m in matches}
-    boxes = []
+    ties = []
     for a, b in round_.pairs or ():
         match = done.get((a, b))
-        lines = [_line(bot, None, None if match is None else match.points[k],
-                       match is not None and match.score(bot) == 1.0) for k, bot in enumerate((a, b))]
-        boxes.append(f'<div class="tie">{"".join(lines)}{"" if match else "<div class=how>playing</div>"}</div>')
-    boxes += [f'<div class="tie">{_line(bot, None, None, False)}<div class="how">bye</div></div>' for bot in round_.byes]
-    return f'<div class="col"><h3>{html.escape(round_.title())}</h3>{"".join(boxes)}</div>'
+        lines = tuple(_line(bot, None, None if match is None else match.points[k],
+                            match is not None and match.score(bot) == 1.0) for k, bot in enumerate((a, b)))
+        ties.append(Tie(lines, "" if match else "playing"))
+    ties += [Tie((_line(bot, None, None, False),), "bye") for bot in round_.byes]
+    return Column(round_.title(), ties)
 
 
-def _line(bot: str, seed: int | None, points: float | None, won: bool) -> str:
+def _line(bot: str, seed: int | None, points: float | None, won: bool) -> Line:
     shown = (f"{seed}. " if seed is not None else "") + bot + ("" if points is None else f" — {points:g}")
-    return f'<div class="{"won" if won else ""}">{html.escape(shown)}</div>'
+    return Line(shown, won)
 
 
 def _decided(how: str) -> str:

@@ -59,10 +59,10 @@ from typing import Any, NoReturn
 
 from arena import games
 from arena.boards import Board
-from arena.bots import Bot, Compilers, Excluded, prepare_bot
+from arena.bots import Bot, Compilers, Excluded
 from arena.errors import ArenaError
 from arena.match import GameSpec, play
-from arena.sandbox import Limits, Sandbox
+from arena.sandbox import Limits, Sandbox, SandboxError
 from arena.tournament import Todo, Tournament, play_in_worker, worker_init
 from referees.base import Referee
 
@@ -192,13 +192,12 @@ def materialise(shipped: Shipped, cache: Path, compilers: Compilers, sandbox: Sa
     """The shipped bot, written under ``cache/bots/KEY`` (once per machine) and
     prepared from there (copied, and compiled with the client's compilers and
     flags, in this worker's sandbox); an ``ArenaError`` if it cannot play here."""
-    from arena.sandbox import sandboxed_compiler
+    from arena.sandbox import prepare_bot_in
 
     folder = cache / "bots" / shipped.key
     if not folder.is_dir():
         _write_atomically(shipped, folder)
-    result = prepare_bot(folder / shipped.entry, cache / "copies", compilers=compilers,
-                         compile=sandboxed_compiler(sandbox) if sandbox else None, sandboxed=sandbox is not None)
+    result = prepare_bot_in(sandbox, folder / shipped.entry, cache / "copies", compilers)
     if isinstance(result, Excluded):
         raise ArenaError(f"bot {shipped.name!r} cannot play on this worker: {result.reason}")
     if result.name != shipped.name or result.sha256 != shipped.sha256:
@@ -281,6 +280,9 @@ def play_on_worker(code: str, toolchains: dict[str, Any], game: str, board: Boar
         bots = tuple(_prepared(shipped, compilers, own) for shipped in seats)
     except ArenaError as exc:
         _quarantine(str(exc))
+    except OSError as exc:  # its cache or build folders failing: the worker's fault, not the bot's
+        _quarantine(f"it cannot prepare the bots in its cache {str(cache_folder())!r} ({_failure(exc)}): "
+                    "is its disk full or failing, or the folder gone?")
     here = compilers.describe(bots, sandboxed=own is not None)
     for language, row in here.items():
         wanted = toolchains.get(language, {}).get("version")
@@ -292,29 +294,55 @@ def play_on_worker(code: str, toolchains: dict[str, Any], game: str, board: Boar
     if scale_cpu:
         limits = dataclasses.replace(limits, cpu=round(limits.cpu / speed(), 3),
                                      wall=None if limits.wall is None else round(limits.wall / speed(), 3))
-    if multiprocessing.current_process().daemon:  # a plain 'dask worker': no child processes allowed
-        record = play(referee, spec, state, limits, sandbox=own)
-    else:
-        try:
-            record = _game_process().submit(play_in_worker, referee, spec, state, limits, own).result()
-        except BrokenProcessPool:
-            return _replay(spec.id)
+    try:
+        record = _play_here(referee, spec, state, limits, own)
+    except BrokenProcessPool:
+        return _replay(spec.id)
+    except (OSError, SandboxError) as exc:  # its sandbox or temporary files failing: not the bots' fault
+        _quarantine(f"it cannot play a game here ({_failure(exc)}): is its disk full or failing, or a folder "
+                    "gone?")
     from distributed import get_worker
 
     return {**record, "host": socket.gethostname(), "worker": str(get_worker().name), "speed": speed(),
             **({"cpu_limit": limits.cpu} if scale_cpu else {})}
 
 
+def _play_here(referee: Referee, spec: GameSpec, state: Any, limits: Limits, sandbox: Sandbox | None
+               ) -> dict[str, Any]:
+    """The game's record, played in this worker process's game process (in this process itself under a
+    plain 'dask worker', whose processes may not have children)."""
+    if multiprocessing.current_process().daemon:
+        return play(referee, spec, state, limits, sandbox=sandbox)
+    return _game_process().submit(play_in_worker, referee, spec, state, limits, sandbox).result()
+
+
+def _failure(exc: BaseException) -> str:
+    """An exception of the worker's own, as its reason for setting itself aside says it."""
+    return f"{type(exc).__name__}: {exc}"
+
+
+def worker_label(name: str, address: str, host: str | None = None) -> str:
+    """How a message names a worker: the name it was started with (``arena worker --name``), beside its
+    address and host; its address alone when it has no name of its own (Dask's name is then the address)."""
+    where = f"{address} on {host}" if host else address
+    return where if name in ("", address) else f"{name} ({where})"
+
+
 class SetAside(ArenaError):
     """A worker that cannot play the client's games: it has set itself aside (the client says why
     and gives the game to another worker)."""
 
-    def __init__(self, worker: str, host: str, reason: str):
-        super().__init__(worker, host, reason)
-        self.worker, self.host, self.reason = worker, host, reason
+    def __init__(self, worker: str, host: str, reason: str, name: str = ""):
+        super().__init__(worker, host, reason, name)
+        self.worker, self.host, self.reason, self.name = worker, host, reason, name
+
+    @property
+    def label(self) -> str:
+        """The worker, as messages name it."""
+        return worker_label(self.name, self.worker, self.host)
 
     def __str__(self) -> str:
-        return f"worker {self.worker} on {self.host} is set aside: {self.reason}"
+        return f"worker {self.label} is set aside: {self.reason}"
 
 
 def _quarantine(reason: str) -> NoReturn:
@@ -326,7 +354,7 @@ def _quarantine(reason: str) -> NoReturn:
 
     worker = get_worker()
     log.error("this worker sets itself aside: %s", reason)
-    raise SetAside(worker.address, socket.gethostname(), reason)
+    raise SetAside(worker.address, socket.gethostname(), reason, str(worker.name))
 
 
 def _game_process() -> ProcessPoolExecutor:
@@ -356,14 +384,21 @@ def _replay(game: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- the client
 
 
+def dask_setting(key: str) -> Any:
+    """A key of Dask's own configuration (its YAML files and its DASK_* environment variables), or None."""
+    import dask.config
+
+    return dask.config.get(key, None)
+
+
 @dataclass(frozen=True)
 class Tls:
     """The files of a TLS cluster (``arena certificates`` makes them): the authority that signed every
-    machine's certificate, and this machine's certificate and key."""
+    machine's certificate, and this machine's certificate and key (None: in the certificate's file)."""
 
     ca: str
     cert: str
-    key: str
+    key: str | None
 
     def security(self) -> Any:
         from distributed.security import Security
@@ -422,15 +457,21 @@ class Cluster:
         return client
 
 
-def slots_of(client: Any) -> dict[str, int]:
-    """The game slots of every worker of the cluster, by address: every worker counted, whatever the
-    version of Dask (``scheduler_info()`` lists only 5 workers by default in distributed 2025.4 to
-    2026.x: 45 of 50 machines would sit idle), as the scheduler itself counts them."""
+def workers_of(client: Any) -> dict[str, tuple[str, int]]:
+    """Every worker of the cluster, by address: (its name, its game slots), whatever the version of Dask
+    (``scheduler_info()`` lists only 5 workers by default in distributed 2025.4 to 2026.x: 45 of 50
+    machines would sit idle), as the scheduler itself counts them."""
 
-    def count(dask_scheduler: Any = None) -> dict[str, int]:  # (defined here: sent by value, runs there)
-        return {address: int(worker.resources.get("games", 0)) for address, worker in dask_scheduler.workers.items()}
+    def count(dask_scheduler: Any = None) -> dict[str, tuple[str, int]]:  # (defined here: sent by value)
+        return {address: (str(worker.name), int(worker.resources.get("games", 0)))
+                for address, worker in dask_scheduler.workers.items()}
 
     return client.run_on_scheduler(count)
+
+
+def slots_of(client: Any) -> dict[str, int]:
+    """The game slots of every worker of the cluster, by address (``workers_of``)."""
+    return {address: slots for address, (_, slots) in workers_of(client).items()}
 
 
 class _Play:
@@ -443,9 +484,11 @@ class _Play:
         self.games: dict[str, GameSpec] = {}  # task key -> its game
         self.tries = itertools.count()  # a game given to another worker is a new task
         self.run = uuid.uuid4().hex[:8]  # a resumed tournament's tasks are new tasks
-        self.set_aside: dict[str, str] = {}  # worker -> why it set itself aside
+        self.set_aside: dict[str, SetAside] = {}  # worker's address -> why it set itself aside
         self.lost: dict[str, str] = {}  # game id -> why the cluster could not play it
-        self.hosts: dict[str, list] = {}  # host -> [speed, games, time-limit faults]
+        self.workers: dict[str, str] = {}  # address -> name, of every worker seen (those gone too)
+        self.present: set[str] | None = None  # the addresses of the workers at the last count
+        self.played: dict[tuple[str, str], list] = {}  # (host, worker name) -> [speed, games, time faults]
         self.toolchains = tournament.languages or {}
 
     def records(self) -> Iterator[dict[str, Any]]:
@@ -454,7 +497,7 @@ class _Play:
         self.held = self._send_once()
         self.pending = as_completed(loop=self.client.loop, with_results=True, raise_errors=False)
         recorded: set[str] = set()
-        self.slots, counted = sum(slots_of(self.client).values()), time.monotonic()
+        self.slots, counted = self._count_slots(), time.monotonic()
         self._submit(max(self.jobs, QUEUED_PER_SLOT * self.slots))
         while not self.pending.is_empty():
             if not self.pending.has_ready():
@@ -500,15 +543,16 @@ class _Play:
             return result if future.status == "finished" else future.result()
         except SetAside as exc:
             if exc.worker not in self.set_aside:
-                self.set_aside[exc.worker] = exc.reason
-                log.warning("worker %s on %s is set aside, its games go to the others: %s", exc.worker, exc.host,
-                            exc.reason)
+                self.set_aside[exc.worker] = exc
+                log.warning("worker %s is set aside, its games go to the others: %s", exc.label, exc.reason)
                 # (in the background: retiring waits for the worker's data to move, maybe to no one)
                 threading.Thread(target=self._retire, args=(exc.worker,), daemon=True).start()
             self._send(spec, again=True)
             return None
         except KilledWorker as exc:
-            why = f"the workers playing it died too many times ({exc}); is a bot bringing its machine down?"
+            last = str(getattr(exc.last_worker, "address", exc.last_worker))
+            why = (f"the workers playing it died too many times ({exc}; the last: {self._label(last)}); "
+                   "is a bot bringing its machine down?")
         except CancelledError:  # the client lost the scheduler, and with it every task
             raise ArenaError(f"lost the connection to the Dask scheduler at {self.cluster.address} while game "
                              f"{game!r} was queued or playing: the scheduler stopped, or the network failed") from None
@@ -524,12 +568,34 @@ class _Play:
     def _watch(self) -> None:
         """Count the slots again (not those of the workers set aside), and stop when no worker can play
         (all that came have set themselves aside)."""
-        slots = slots_of(self.client)
-        self.slots = sum(count for worker, count in slots.items() if worker not in self.set_aside)
+        self.slots = self._count_slots()
         if not self.slots and self.set_aside and not self.pending.has_ready():
-            reasons = "; ".join(f"{worker}: {why}" for worker, why in sorted(self.set_aside.items()))
-            raise ArenaError(f"no worker of {self.cluster.address} can play ({len(slots)} connected, "
+            reasons = "; ".join(f"{aside.label}: {aside.reason}" for aside in self.set_aside.values())
+            raise ArenaError(f"no worker of {self.cluster.address} can play ({len(self.present or ())} connected, "
                              f"{len(self.set_aside)} set aside: {reasons})")
+
+    def _count_slots(self) -> int:
+        """The game slots of the workers not set aside; the workers that joined or left since the last
+        count, said."""
+        workers = workers_of(self.client)
+        self.workers.update((address, name) for address, (name, _) in workers.items())
+        if self.present is not None:
+            for address in sorted(self.present - workers.keys() - self.set_aside.keys()):
+                log.warning("worker %s left the cluster: a game it was playing goes to another worker",
+                            self._label(address))
+            for address in sorted(workers.keys() - self.present):
+                log.info("worker %s joined the cluster: %d game slots", self._label(address), workers[address][1])
+        self.present = set(workers)
+        return sum(slots for address, (_, slots) in workers.items() if address not in self.set_aside)
+
+    def _label(self, address: str) -> str:
+        """A worker, by its address, as messages name it (with its name when it has one)."""
+        return worker_label(self.workers.get(address, ""), address)
+
+    def _named(self, name: str, host: str | None = None) -> str:
+        """A worker, by the name its records give, as messages name it (with its address when known)."""
+        address = next((there for there, known in self.workers.items() if known == name), None)
+        return worker_label(name, address, host) if address else f"{name} on {host}" if host else name
 
     def _retire(self, worker: str) -> None:
         try:
@@ -538,19 +604,28 @@ class _Play:
             log.debug("retiring worker %s: %s", worker, exc)
 
     def _count(self, record: dict[str, Any]) -> None:
-        host = self.hosts.setdefault(str(record.get("host", "?")), [record.get("speed"), 0, 0])
-        host[1] += 1
-        host[2] += bool(record.get("fault") and record["fault"].get("verdict") == "time-limit")
+        where = (str(record.get("host", "?")), str(record.get("worker", "?")))
+        worker = self.played.setdefault(where, [record.get("speed"), 0, 0])
+        worker[1] += 1
+        worker[2] += bool(record.get("fault") and record["fault"].get("verdict") == "time-limit")
 
     def _report(self) -> None:
-        """Where the games were played, at what speed; and the games the cluster could not play."""
-        for host, (speed, played, slow) in sorted(self.hosts.items()):
-            log.info("played on %s (speed %s of the reference machine): %d games, %d time-limit faults",
-                     host, speed, played, slow)
-        speeds = [speed for speed, _, _ in self.hosts.values() if speed]
-        if speeds and max(speeds) > 1.25 * min(speeds):
-            log.warning("the machines differ in speed (%.2f to %.2f): a second of CPU does not buy the same "
-                        "on each", min(speeds), max(speeds))
+        """Where the games were played, by which workers, at what speed; and the games the cluster could
+        not play."""
+        for host in sorted({host for host, _ in self.played}):
+            mine = sorted((name, *counts) for (there, name), counts in self.played.items() if there == host)
+            speeds = sorted(speed for _, speed, _, _ in mine if speed) or ["?"]
+            speed = speeds[0] if speeds[0] == speeds[-1] else f"{speeds[0]} to {speeds[-1]}"
+            by = ", ".join(f"{self._named(name)} with {games} games at speed {each}"
+                           for name, each, games, _ in mine)
+            log.info("played on %s (speed %s of the reference machine): %d games, %d time-limit faults, "
+                     "by %s", host, speed, sum(row[2] for row in mine), sum(row[3] for row in mine), by)
+        speeds = sorted((speed, name, host) for (host, name), (speed, _, _) in self.played.items() if speed)
+        if speeds and speeds[-1][0] > 1.25 * speeds[0][0]:
+            (slow, slow_name, slow_host), (fast, fast_name, fast_host) = speeds[0], speeds[-1]
+            log.warning("the workers differ in speed (%.2f for %s to %.2f for %s): a second of CPU does "
+                        "not buy the same on each", slow, self._named(slow_name, slow_host), fast,
+                        self._named(fast_name, fast_host))
         if self.lost:
             lost = "; ".join(f"{game}: {why}" for game, why in sorted(self.lost.items()))
             raise ArenaError(f"{len(self.lost)} games could not be played on {self.cluster.address}: {lost}")

@@ -50,11 +50,17 @@ OnMove = Callable[[dict[str, Any]], None]
 
 
 def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, workdir: Path | None = None,
-         sandbox: Sandbox | None = None, keep: Path | None = None, on_move: OnMove | None = None) -> dict[str, Any]:
+         sandbox: Sandbox | None = None, keep: Path | None = None, on_move: OnMove | None = None,
+         stop_after_first_move: int | None = None) -> dict[str, Any]:
     """Play ``spec`` from the state ``initial``, each bot in its own sandbox
     (``sandbox=None``: as plain processes); returns the game record.  With
     ``keep``, each move's files (what the bot was given, its game.out, stdout
-    and stderr) are kept there, under ``seatN-BOT/moveK/``."""
+    and stderr) are kept there, under ``seatN-BOT/moveK/``.
+
+    ``stop_after_first_move``: a seat whose first accepted move ends the game
+    unfinished (``arena check``'s first-move level); the outcome then has no
+    winner, says ``"stopped": true`` and why, and the record has no points.  A
+    game over by then (a one-shot game's one invocation) ends as it is."""
     started = time.time()
     # the bots' folders, when they run without a sandbox (a sandbox has its own)
     with contextlib.nullcontext("") if sandbox else tempfile.TemporaryDirectory(prefix="arena-game-", dir=workdir) as tmp:
@@ -64,7 +70,8 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
                    for seat, bot in enumerate(spec.seats)]
         commands = [with_limits(bot.command, limits.memory) for bot in spec.seats]
         try:
-            moves, end = _play_turns(referee, spec, initial, runners, commands, keep, on_move)
+            moves, end, stopped = _play_turns(referee, spec, initial, runners, commands, keep, on_move,
+                                              stop_after_first_move)
         except BaseException:  # the worker is being stopped (or the arena failed): no sandbox is kept
             for runner in runners:
                 runner.close(keep=False)
@@ -77,20 +84,22 @@ def play(referee: Referee, spec: GameSpec, initial: Any, limits: Limits, *, work
         "board": {"name": spec.board.name, "path": str(spec.board.path), "sha256": spec.board.sha256},
         "seats": [bot.name for bot in spec.seats],
         "moves": moves,
-        "outcome": {"winner": end.winner, "score": end.score, "reason": end.reason},
+        "outcome": {"winner": end.winner, "score": end.score, "reason": end.reason,
+                    **({"stopped": True} if stopped else {})},
         "fault": next(({"seat": m["seat"], "verdict": m["verdict"]} for m in moves if m["verdict"] != "ok"), None),
         "started": round(started, 3),
         "seconds": round(time.time() - started, 3),
     }
-    if referee.players == 2:
+    if referee.players == 2 and not stopped:
         record["points"] = [end.points(seat) for seat in range(2)]
     return record  # (its outcome is logged where it is recorded)
 
 
 def _play_turns(
     referee: Referee, spec: GameSpec, state: Any, runners: list[Runner], commands: list[tuple[str, ...]],
-    keep: Path | None, on_move: OnMove | None
-) -> tuple[list[dict[str, Any]], Outcome]:
+    keep: Path | None, on_move: OnMove | None, stop_after_first_move: int | None = None
+) -> tuple[list[dict[str, Any]], Outcome, bool]:
+    """The game's moves, its end, and whether it was stopped (``stop_after_first_move``) rather than over."""
     moves: list[dict[str, Any]] = []
     while (end := referee.outcome(state)) is None:
         seat = referee.to_move(state)
@@ -107,9 +116,11 @@ def _play_turns(
             log.debug("game %s: move %d by %s: %s %s (cpu %.3f s)%s", spec.id, len(moves), bot.name, verdict,
                       message, inv.cpu, _printed(moves[-1]))
         if verdict != "ok":
-            return moves, _fault_outcome(referee, seat, bot, verdict, message)
+            return moves, _fault_outcome(referee, seat, bot, verdict, message), False
         state = referee.apply(state, move)
-    return moves, end
+        if seat == stop_after_first_move and referee.outcome(state) is None:
+            return moves, Outcome(reason=f"stopped after the first move of seat {seat + 1} ({bot.name})"), True
+    return moves, end, False
 
 
 def _judge(referee: Referee, state: Any, inv: Invocation) -> tuple[str, str, Any]:

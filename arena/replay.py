@@ -369,6 +369,8 @@ def outcome_text(record: dict[str, Any]) -> str:
     """The outcome in words: winner or score, and the reason (display text)."""
     outcome = record["outcome"]
     reason = _net(outcome["reason"])
+    if outcome.get("stopped"):  # (arena check's first-move level: no result)
+        return f"unfinished: {reason}"
     if outcome.get("score") is not None or len(record["seats"]) == 1:
         return f"score {outcome.get('score')}: {reason}"
     if outcome["winner"] is None:

@@ -10,7 +10,6 @@ file system, without a server, for a finished or an interrupted tournament.
 from __future__ import annotations
 
 import hashlib
-import html
 import itertools
 import json
 import logging
@@ -27,7 +26,7 @@ from typing import Any, NamedTuple
 
 from arena import brackets, replay, tables, views
 from arena.errors import ArenaError
-from arena.html import page, replay_page
+from arena.html import render, replay_page
 from arena.store import Store
 from arena.text import display
 
@@ -292,33 +291,27 @@ def _index_html(report: Report, state: str | Callable[[int, int], str] | None = 
     if state is None:
         state = ("finished" if data["played"] >= data["expected"]
                  else "interrupted or still running: resume it with the same command")
-    badge = (f'<span class="chip" id="badge" style="background:{"#1a7f37" if running else "#6b7280"}">'
-             f'{"running" if running else "final"}</span> ')
-    parts = [(f"<header><h1>{badge}{html.escape(store.folder.name)}</h1><div class=\"sub\">"
-              f"{html.escape(config['game'])} · {data['played']} of {data['expected']} games played · "
-              f"<span id=\"state\">{html.escape(state)}</span>"
-              f" · limits: {html.escape(_limits(config))}</div></header><main>")]
+    sections = []
     if latest and games:
-        parts += _games(list(itertools.islice(reversed(games), latest)), bots, title="Latest games", order=False)
+        sections.append(_games(list(itertools.islice(reversed(games), latest)), bots, title="Latest games",
+                               order=False))
     for name, table in data["tables"].items():
         headers, rows = _quiet_fault_columns(table["headers"], table["rows"])
         link = _cell_link(name, {**table, "headers": headers, "rows": rows}, report)
-        parts.append(f"<h2>{html.escape(table['title'])}</h2>")
-        parts.append(_table(headers, rows, link, header_link=bots.link))
-    parts += brackets.section(config, report.tally)  # a knockout's bracket, a Swiss's rounds
-    parts += _faults(list(report.faults), report.fault_total, bots)
-    parts += _cpu(report.cpu, bots)
+        sections.append(Section(table["title"], _table(headers, rows, link, header_link=bots.link)))
+    after = [_faults(list(report.faults), report.fault_total, bots), _cpu(report.cpu, bots)]
+    every_game_by = ""
     if running:  # (a list of every game grows with the games: the latest are listed above)
-        parts.append("<h2>Every game</h2><p>Listed when the tournament ends; the latest are at the top.</p>")
+        after.append(Section("Every game", note="Listed when the tournament ends; the latest are at the top."))
     elif report.keep is not None and len(games) < data["played"]:
-        parts += _games(list(reversed(games)), bots, title=f"The latest {len(games)} games", order=False)
-        parts.append(f"<p>Every game of the {data['played']} is listed, with its replay, by "
-                     f"<code>arena report {html.escape(str(store.folder))}</code>.</p>")
+        after.append(_games(list(reversed(games)), bots, title=f"The latest {len(games)} games", order=False))
+        every_game_by = str(store.folder)
     else:
-        parts += _games(list(games), bots)
-    refresh = f'<meta http-equiv="refresh" content="{RELOAD}">' if running else ""
-    return page(f"{store.folder.name} – arena report", "".join(parts) + "</main>", script=SORT_SCRIPT,
-                head=refresh)
+        after.append(_games(list(games), bots))
+    return render("index.html", name=store.folder.name, game=config["game"], played=data["played"],
+                  expected=data["expected"], state=state, limits=_limits(config), running=running, reload=RELOAD,
+                  sections=sections, bracket=brackets.section(config, report.tally), after=after,
+                  every_game_by=every_game_by)
 
 
 def _quiet_fault_columns(headers: list[str], rows: list[list[Any]]) -> tuple[list[str], list[list[Any]]]:
@@ -364,32 +357,42 @@ def _cell_link(name: str, table: dict[str, Any], report: Report) -> Link:
     return bot
 
 
+class Cell(NamedTuple):
+    """A table's cell (or header) as a page shows it: its text, where it links (or None), its class."""
+
+    text: str
+    href: str | None = None
+    css: str = ""  # "l": left-aligned text; "x": a bot against itself
+
+
+class Table(NamedTuple):
+    """A table as ``templates/macros.html`` draws it."""
+
+    headers: list[Cell]
+    rows: list[list[Cell]]
+    css: str = "t"
+
+
+class Section(NamedTuple):
+    """A part of a report's page: a heading (with a ``hint`` beside it), a table, a paragraph."""
+
+    title: str
+    table: Table | None = None
+    note: str = ""
+    hint: str = ""
+
+
 def _table(headers: list[str], rows: list[list[Any]], link: Link = lambda r, c, v: None,
-           css: str = "t", header_link: Callable[[Any], str | None] = lambda h: None, sortable: bool = False) -> str:
-    """An HTML table in a box of its own that scrolls sideways when it is wider than the page;
+           css: str = "t", header_link: Callable[[Any], str | None] = lambda h: None, sortable: bool = False) -> Table:
+    """A table (drawn in a box of its own that scrolls sideways when it is wider than the page);
     ``link`` gives a cell's target (or None), ``header_link`` a header's (a crosstable's bot).
     Text is left-aligned, numbers right; ``sortable``: a click on a header sorts by it."""
     text_columns = {c for c, value in enumerate(rows[0]) if _is_text(value)} if rows else set()
-    left = ' class="l"'
-
-    def header(c: int, h: Any) -> str:
-        target = header_link(h) if c else None
-        text = html.escape(display(str(h)))
-        return f'<a href="{html.escape(target)}">{text}</a>' if target else text
-    head = "".join(f"<th{left if c in text_columns else ''}>{header(c, h)}</th>" for c, h in enumerate(headers))
-    body = []
-    for r, row in enumerate(rows):
-        cells = []
-        for c, value in enumerate(row):
-            text = html.escape(_show(value))
-            target = link(r, c, value)
-            klass = ' class="x"' if value == "x" else ' class="l"' if _is_text(value) else ""
-            cells.append(f'<td{klass}><a href="{html.escape(target)}">{text or "·"}</a></td>' if target
-                         else f"<td{klass}>{text}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    css += " sortable" if sortable else ""
-    return (f'<div class="scroll"><table class="{css}"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table></div>')
+    head = [Cell(display(str(h)), header_link(h) if c else None, "l" if c in text_columns else "")
+            for c, h in enumerate(headers)]
+    body = [[Cell(_show(value), link(r, c, value), "x" if value == "x" else "l" if _is_text(value) else "")
+             for c, value in enumerate(row)] for r, row in enumerate(rows)]
+    return Table(head, body, css + " sortable" if sortable else css)
 
 
 def _is_text(value: Any) -> bool:
@@ -410,31 +413,30 @@ def _fault_rows(record: dict[str, Any], page: str) -> list[tuple[list[Any], str]
             for number, move in enumerate(record["moves"], start=1) if move["verdict"] != "ok"]
 
 
-def _faults(faults: list[tuple[list[Any], str]], total: int, bots: BotPages, up: str = "") -> list[str]:
+def _faults(faults: list[tuple[list[Any], str]], total: int, bots: BotPages, up: str = "") -> Section:
     """The faults table (``total``: how many there were, when only the latest are kept)."""
     if not faults:
-        return ["<h2>Faults</h2><p>None: every bot answered every time, in time, legally.</p>"]
+        return Section("Faults", note="None: every bot answered every time, in time, legally.")
     rows, links = [row for row, _ in faults], [link for _, link in faults]
     title = "Faults" if total <= len(faults) else f"Faults: the latest {len(faults)} of {total}"
-    return [f"<h2>{title}</h2>",
-            _table(["game", "bot", "move", "verdict", "message"], rows,
-                   lambda r, c, v: up + links[r] if c == 0 else bots.link(v, up) if c == 1 else None)]
+    return Section(title, _table(["game", "bot", "move", "verdict", "message"], rows,
+                                 lambda r, c, v: up + links[r] if c == 0 else bots.link(v, up) if c == 1 else None))
 
 
-def _cpu(cpu: _Cpu, bots: BotPages, only: str | None = None, up: str = "") -> list[str]:
+def _cpu(cpu: _Cpu, bots: BotPages, only: str | None = None, up: str = "") -> Section:
     """CPU seconds per invocation, per bot: median, max (linked to its game), count."""
     rows, links = [], []
     for bot in sorted(cpu.times) if only is None else [only] if only in cpu.times else []:
         worst, game_id, page = cpu.worst[bot]
         rows.append([bot, cpu.count(bot), f"{cpu.median(bot):.3f}", f"{worst:.3f}", game_id])
         links.append(up + page)
-    return ["<h2>CPU time per invocation (seconds)</h2>",
-            _table(["bot", "invocations", "median", "max", "game of the max"], rows,
-                   lambda r, c, v: links[r] if c == 4 else bots.link(v, up) if c == 0 else None)]
+    return Section("CPU time per invocation (seconds)",
+                   _table(["bot", "invocations", "median", "max", "game of the max"], rows,
+                          lambda r, c, v: links[r] if c == 4 else bots.link(v, up) if c == 0 else None))
 
 
 def _games(games: list[Game], bots: BotPages, up: str = "", title: str = "Every game",
-           order: bool = True) -> list[str]:
+           order: bool = True) -> Section:
     """Every game by board, then seats (or as given, unless ``order``; a click on a header sorts by that column)."""
     ordered = sorted(games, key=lambda g: (g.board, g.seats)) if order else list(games)
     rows = [[g.board, *_seat_cells(g), g.moves, _points_text(g), g.outcome, "replay"] for g in ordered]
@@ -447,8 +449,7 @@ def _games(games: list[Game], bots: BotPages, up: str = "", title: str = "Every 
         if c in seat_columns:
             return bots.link(v, up)
         return up + ordered[r].page if c == len(headers) - 1 else None
-    return [f"<h2>{html.escape(title)} <span class=\"hint\">(click a header to sort)</span></h2>",
-            _table(headers, rows, link, sortable=True)]
+    return Section(title, _table(headers, rows, link, sortable=True), hint="(click a header to sort)")
 
 
 def _seat_cells(game: Game) -> list[str]:
@@ -461,39 +462,10 @@ def _points_text(game: Game) -> Any:
     return ""
 
 
-SORT_SCRIPT = """<script>
-document.querySelectorAll('table.sortable').forEach((table) => {
-  table.querySelectorAll('th').forEach((th, col) => {
-    th.style.cursor = 'pointer';
-    th.title = 'sort by this column';
-    th.addEventListener('click', () => {
-      const body = table.tBodies[0];
-      const up = th.dataset.sorted !== 'up';
-      table.querySelectorAll('th').forEach((h) => { delete h.dataset.sorted; });
-      th.dataset.sorted = up ? 'up' : 'down';
-      const key = (row) => row.cells[col].textContent.trim();
-      const rows = Array.from(body.rows);
-      const numeric = rows.every((r) => key(r) === '' || !isNaN(Number(key(r))));
-      rows.sort((a, b) => {
-        const x = key(a), y = key(b);
-        const order = numeric ? Number(x) - Number(y) : x.localeCompare(y, undefined, {numeric: true});
-        return up ? order : -order;
-      });
-      body.append(...rows);
-    });
-  });
-});
-</script>"""
-
-
 # ---------------------------------------------------------------- pair pages
 def _pair_html(a: str, b: str, games: list[Game], total: int, bots: BotPages) -> str:
-    shown_a, shown_b = html.escape(display(a)), html.escape(display(b))
     title = "Their games" if total <= len(games) else f"Their latest {len(games)} games"
-    body = (f"<header><h1>{shown_a} and {shown_b}</h1><div class=\"sub\">"
-            f"{total} games · <a href=\"../index.html\">back to the report</a></div></header><main>"
-            + "".join(_games(games, bots, "../", title)) + "</main>")
-    return page(f"{display(a)} and {display(b)} – arena report", body, script=SORT_SCRIPT)
+    return render("pair.html", a=a, b=b, total=total, sections=[_games(games, bots, "../", title)])
 
 
 # ---------------------------------------------------------------- bot pages
@@ -506,15 +478,11 @@ def _bot_html(report: Report, bot: str) -> str:
     else:
         rows = [[board, outcome] for board, outcome in sorted(report.solo[bot], key=lambda r: r[0])]
         headers = ["board", "result"]
-    shown = html.escape(display(bot))
     title = "Its games" if total <= len(own) else f"Its latest {len(own)} games"
-    body = (f"<header><h1>{shown}</h1><div class=\"sub\">{html.escape(report.config['game'])} · {total} games · "
-            f"<a href=\"../index.html\">back to the report</a></div></header><main>"
-            f"<h2>Results per board</h2>{_table(headers, rows)}"
-            + "".join(_faults(list(report.own_faults[bot]), report.bot_faults[bot], bots, "../"))
-            + "".join(_cpu(report.cpu, bots, bot, "../"))
-            + "".join(_games(own, bots, "../", title)) + "</main>")
-    return page(f"{display(bot)} – arena report", body, script=SORT_SCRIPT)
+    sections = [Section("Results per board", _table(headers, rows)),
+                _faults(list(report.own_faults[bot]), report.bot_faults[bot], bots, "../"),
+                _cpu(report.cpu, bots, bot, "../"), _games(own, bots, "../", title)]
+    return render("bot.html", bot=bot, game=report.config["game"], total=total, sections=sections)
 
 
 # ---------------------------------------------------------------- the live report

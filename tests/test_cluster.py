@@ -57,10 +57,10 @@ class Cluster:
         self.procs.append(proc)
         return proc
 
-    def start(self, workers: int, scheduler: tuple[str, ...] = ()) -> Cluster:
+    def start(self, workers: int, scheduler: tuple[str, ...] = (), env: dict[str, str] | None = None) -> Cluster:
         port = self.address.rsplit(":", 1)[1]
         self._start(sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", port,
-                    "--no-dashboard", "--no-show", *scheduler, log="scheduler.log")
+                    "--no-dashboard", "--no-show", *scheduler, log="scheduler.log", env=env)
         for _ in range(workers):
             self.add_worker()
         if workers:
@@ -122,9 +122,10 @@ def own_cluster(tmp_path):
         running.stop()
 
 
-def _arena(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+def _arena(*args: str, cwd: Path, timeout: float = 120, env: dict[str, str] | None = None
+           ) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "arena.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, check=False)
+                          timeout=timeout, check=False, env=env)
 
 
 def _records(folder: Path) -> list[dict]:
@@ -204,16 +205,20 @@ def test_killed_workers_and_a_killed_client_lose_no_game_and_record_none_twice(o
     finally:
         client.kill()
         client.wait()
-    # ...and resumed with the same command, during which a worker dies in the middle of a game
+    # ...and resumed with the same command, during which a worker dies in the middle of a game (once the
+    # client has counted it: it says that it left)
+    log = tmp_path / "results" / "t" / "arena.log"
     resumed = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = own_cluster.workers[0]
+        _wait_for(lambda: log.read_text().count("connected to tcp://") == 2)
         _wait_for(lambda: _bot_running_under(first, str(tmp_path / "cache0")))
         _killpg(first, signal.SIGKILL)  # the nanny, its worker process; the bot, in a session of its own, finishes
         _, err = resumed.communicate(timeout=120)
     finally:
         resumed.kill()
     assert resumed.returncode == 0, err
+    assert "worker w0 (tcp://127.0.0.1:" in err and "left the cluster" in err, err
     ids = Counter(record["id"] for record in _records(tmp_path / "results" / "t"))
     assert len(ids) == 3 * 2 and set(ids.values()) == {1}, ids
     assert all(m["verdict"] == "ok" for r in _records(tmp_path / "results" / "t") for m in r["moves"])
@@ -278,6 +283,7 @@ def test_every_worker_of_a_big_cluster_gets_games_and_each_record_names_its_host
     assert {r["host"] for r in records} == {socket.gethostname()} and all(r["speed"] > 0 for r in records)
     assert len({r["worker"] for r in records}) > 5, Counter(r["worker"] for r in records)
     assert f"played on {socket.gethostname()} (speed" in result.stderr
+    assert "games, 0 time-limit faults, by w0-0 (tcp://127.0.0.1:" in result.stderr  # named as started
     scaled = _arena("run", "--bots", *bots[:2], "--boards", "boards/b0.in", "--name", "s", "--scale-cpu",
                     "--cluster", own_cluster.address, cwd=tmp_path, timeout=300)
     assert scaled.returncode == 0, scaled.stderr
@@ -328,6 +334,38 @@ def test_a_worker_with_other_code_is_set_aside_and_the_others_play_its_games(own
     records = _records(tmp_path / "results" / "t")
     assert len(records) == 6 and {r["worker"] for r in records} == {"w1"}
     assert Counter(r["id"] for r in records).most_common(1)[0][1] == 1
+
+
+def test_a_worker_whose_cache_breaks_mid_run_is_set_aside_and_the_others_play_its_games(own_cluster, tmp_path):
+    """A worker's cache folder replaced by a file after it joined (a failing disk, a home folder gone):
+    the game it is preparing or starting cannot be played there (its bots cannot be written, or their
+    sandbox cannot bind them), it sets itself aside, and the other worker plays every game once."""
+    own_cluster.start(workers=2)
+    (tmp_path / "b1.in").write_text(BOARD)
+    bots = []
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.py").write_text(SLOW)
+        bots.append(f"{name}.py")
+    command = [sys.executable, "-m", "arena.cli", "run", "--bots", *bots, "--boards", "b1.in", "--name", "t",
+               "--cluster", own_cluster.address]
+    run = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        cache = tmp_path / "cache0"
+        _wait_for(lambda: (cache / "bots").is_dir())  # w0 has been sent its first game
+        cache.rename(tmp_path / "cache0-gone")
+        cache.write_text("a file where the worker's cache was\n")
+        _, err = run.communicate(timeout=300)
+    finally:
+        run.kill()
+    assert run.returncode == 0, err
+    aside = next(line for line in err.splitlines() if "is set aside" in line)
+    assert aside.startswith("worker w0 (tcp://127.0.0.1:") and "its games go to the others: it cannot" in aside
+    assert "Error: " in aside and str(cache) in aside and "disk full or failing" in aside, aside
+    records = _records(tmp_path / "results" / "t")
+    assert len(records) == 6 and set(Counter(r["id"] for r in records).values()) == {1}
+    assert all(m["verdict"] == "ok" for r in records for m in r["moves"])
+    assert "w1" in {r["worker"] for r in records}
+    assert "by w0 (tcp://127.0.0.1:" in err or "by w1 (tcp://127.0.0.1:" in err, err
 
 
 def test_when_no_worker_can_play_the_run_stops_saying_why(own_cluster, tmp_path):
@@ -387,13 +425,52 @@ def test_a_tls_cluster_plays_and_refuses_whoever_has_not_its_certificates(own_cl
     assert played.returncode == 0, played.stderr
     assert len(_records(tmp_path / "results" / "t")) == 2
     refused = _arena(*common, "--name", "u", cwd=tmp_path)
-    assert refused.returncode == 2 and "a tls:// address needs --tls-ca-file" in refused.stderr
+    assert refused.returncode == 2 and "a tls:// address needs the cluster's TLS files" in refused.stderr
+    assert "--tls-ca-file or distributed.comm.tls.ca-file (DASK_DISTRIBUTED__COMM__TLS__CA_FILE)" in refused.stderr
     other = tmp_path / "other-certs"  # certificates of another authority
     assert _arena("certificates", str(other), cwd=tmp_path).returncode == 0
     stranger = _arena(*common, "--name", "v", "--cluster-timeout", "5", "--tls-ca-file", str(other / "ca.pem"),
                       "--tls-cert", str(other / "node.pem"), "--tls-key", str(other / "node-key.pem"), cwd=tmp_path)
     assert stranger.returncode == 2 and "cannot reach the Dask scheduler" in stranger.stderr
     assert not (tmp_path / "results" / "v" / "games.jsonl").exists()
+
+
+def test_a_tls_cluster_configured_the_dask_way_needs_no_tls_option(own_cluster, tmp_path):
+    """The scheduler, the worker and the client given their files only by Dask's environment variables
+    (the client's certificate and key in one file, which Dask allows): they play; without the
+    authority's file the client is refused, told both ways to give it."""
+    from distributed.security import Security
+
+    certs = tmp_path / "certs"
+    assert _arena("certificates", str(certs), cwd=tmp_path).returncode == 0
+    both = certs / "node-and-key.pem"
+    both.write_bytes((certs / "node.pem").read_bytes() + (certs / "node-key.pem").read_bytes())
+    tls = "DASK_DISTRIBUTED__COMM__TLS__"
+    node, key = str(certs / "node.pem"), str(certs / "node-key.pem")
+    dask = {**os.environ, f"{tls}CA_FILE": str(certs / "ca.pem"), f"{tls}CLIENT__CERT": str(both)}
+    for role in ("SCHEDULER", "WORKER"):
+        dask |= {f"{tls}{role}__CERT": node, f"{tls}{role}__KEY": key}
+    own_cluster.address = own_cluster.address.replace("tcp://", "tls://")
+    own_cluster.start(workers=0, scheduler=("--protocol", "tls"), env=dask)
+    dry = _arena("worker", own_cluster.address, "--dry-run", cwd=tmp_path, env=dask)
+    assert dry.returncode == 0 and f"--tls-cert {node} --tls-key {key}" in dry.stdout, dry
+    own_cluster.add_worker(options=("--host", "127.0.0.1"), env=dask)
+    security = Security(tls_ca_file=str(certs / "ca.pem"), tls_client_cert=str(both), require_encryption=True)
+    own_cluster.wait_for_workers(1, security=security)
+    (tmp_path / "b1.in").write_text(BOARD)
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.py").write_text(SLOW.replace("sleep(0.3)", "sleep(0)"))
+    common = ("run", "--bots", "a.py", "b.py", "--boards", "b1.in", "--cluster", own_cluster.address)
+    played = _arena(*common, "--name", "t", cwd=tmp_path, timeout=300, env=dask)
+    assert played.returncode == 0, played.stderr
+    records = _records(tmp_path / "results" / "t")
+    assert len(records) == 2 and {r["worker"] for r in records} == {"w0"}
+    no_ca = {name: value for name, value in dask.items() if name != f"{tls}CA_FILE"}
+    refused = _arena(*common, "--name", "u", cwd=tmp_path, env=no_ca)
+    assert refused.returncode == 2, refused.stderr
+    missing = refused.stderr.split("missing: ")[1]
+    assert missing.startswith("--tls-ca-file or distributed.comm.tls.ca-file (DASK_DISTRIBUTED__COMM__TLS__CA_FILE).")
+    assert "Dask's configuration" in missing
 
 
 def test_a_swiss_on_the_cluster_plays_round_by_round_as_locally(cluster, copy):

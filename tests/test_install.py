@@ -56,6 +56,12 @@ def test_a_wheel_holds_the_crossword_dictionary_and_generates_the_shipped_board(
     assert (site / "arena" / "skeleton" / "__game__" / "boards" / "manifest.json").is_file()
     entry_points = next(site.glob("arena_tournaments-*.dist-info")) / "entry_points.txt"
     assert "[arena.games]" in entry_points.read_text() and "paint = referees:PAINT" in entry_points.read_text()
+    # and so are the pages' templates, style and scripts, and each game's style: a replay page is made whole
+    page = subprocess.run([sys.executable, "-c", PAGE, str(site), str(ROOT / "boards/group1/board1.in")],
+                          check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert page.returncode == 0, page.stderr
+    assert ".c.painted.new {" in page.stdout and "function cellSize(" in page.stdout  # paint.css, replay.js
+    assert 'id="replay-data"' in page.stdout and page.stdout.rstrip().endswith("</html>")
 
 
 def test_the_wheel_installed_in_a_fresh_environment_works_from_an_empty_folder(tmp_path, wheel):
@@ -96,3 +102,17 @@ def test_the_wheel_installed_in_a_fresh_environment_works_from_an_empty_folder(t
     assert "nim" in arena("new-game", "nim")
     assert 'dependencies = ["arena-tournaments"]' in (empty / "arena-nim" / "pyproject.toml").read_text()
     assert sorted(os.listdir(empty)) == ["arena-nim"]  # (and nothing else written here)
+
+
+# A random game of paint, and its replay page, made by the arena the first argument's folder holds.
+PAGE = """
+import random, sys
+from pathlib import Path
+from arena import conformance, games, html, replay
+assert html.__file__.startswith(sys.argv[1]), html.__file__
+referee = games.referee("paint")
+state = referee.load(Path(sys.argv[2]).read_text())
+moves, end = conformance.random_game(referee, state, random.Random(1))
+record = conformance.record_of(referee, moves, end, ["first", "second"])
+print(html.replay_page(replay.replay(referee, state, record)))
+"""

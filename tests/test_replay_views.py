@@ -4,6 +4,7 @@ terminal replay's colour only on a terminal without NO_COLOR."""
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import random
@@ -113,3 +114,37 @@ def test_the_terminal_replay_is_in_colour_only_on_a_terminal_without_no_color(tm
         return b"".join(chunks).decode()
     assert "\x1b[48;2;" in on_a_terminal(TERM="xterm")
     assert "\x1b" not in on_a_terminal(TERM="xterm", NO_COLOR="1")
+
+
+# ---------------------------------------------------------------- the pages: templates, styles, escaping
+PAGES = Path(html.__file__).parent
+
+
+def test_each_game_brings_the_style_of_its_cells_and_the_pages_name_no_game() -> None:
+    styles = "".join(path.read_text() for path in (PAGES / "static").glob("*.css"))
+    shared = "".join(path.read_text() for folder in ("static", "templates") for path in (PAGES / folder).iterdir())
+    shared += (PAGES / "html.py").read_text()
+    for game in games.names():
+        style = views.style(game)
+        if game in ("paint", "tictactoe3d", "match3", "threes", "crossword-pve", "crossword-pvp"):
+            assert style, game  # the shipped games style their cells
+        own = set(re.findall(r"\.([a-z][\w-]*)", style)) - {"c", "sq", "new", "bad"}
+        assert not {name for name in own if re.search(rf"\.{name}\b", styles)}, game  # no game's class
+        assert not re.search(rf"\b{re.escape(game)}\b", shared), game
+    initial, _, record = _played("paint", "boards/group1/board1.in", 1, ["a", "b"])
+    page = html.replay_page(replay.replay(games.referee("paint"), initial, record))
+    assert views.style("paint") in page and views.style("threes") not in page
+
+
+def test_a_page_shows_what_bots_are_named_and_wrote_as_text() -> None:
+    hostile = ['<script>alert(1)</script>', 'x" onmouseover="alert(2)']
+    initial, _, record = _played("paint", "boards/group1/board1.in", 2, hostile)
+    record["id"] = "<b>board</b>|" + "|".join(hostile)
+    record["moves"][0].update(stdout="</script><script>alert(3)</script>", stderr="<!--")
+    page = html.replay_page(replay.replay(games.referee("paint"), initial, record), back='"><img src=x>')
+    header = page.split("</header>")[0]
+    assert "<script" not in header and "<b>" not in header and "<img" not in header
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in header and 'x&#34; onmouseover' in header
+    data = page.split('<script id="replay-data" type="application/json">')[1].split("</script>")[0]
+    assert "<" not in data and json.loads(data)["moves"][0]["stdout"] == "</script><script>alert(3)</script>"
+    assert page.count("<script") == 2  # the data and the page's own script, nothing a bot wrote

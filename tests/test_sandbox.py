@@ -93,6 +93,30 @@ def test_a_bot_can_reach_nothing_outside_its_sandbox(sandbox, tmp_path):
     assert not cgroups_left()
 
 
+def test_a_bot_and_its_children_hold_no_capability_and_cannot_gain_one(sandbox):
+    """No capability in any set (the bounding set too: as root, bwrap empties it only in a user namespace),
+    no_new_privs and the system call filter, for the bot and for a child it starts."""
+    result = run(sandbox, ATTACKS / "capabilities.py", "")
+    assert result.verdict == "ok", result
+    found = json.loads(result.output)
+    nothing = dict.fromkeys(("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"), "0000000000000000")
+    for process in ("bot", "child"):
+        assert found[process] == {**nothing, "NoNewPrivs": "1", "Seccomp": "2"}, (process, found)
+
+
+def test_a_sandbox_whose_capabilities_cannot_all_be_dropped_does_not_start(sandbox):
+    """The supervisor checks that no set holds anything before a bot runs: as root, without CAP_SETPCAP
+    it cannot empty the bounding set; in a user namespace, one capability given to it is left."""
+    from arena.sandbox import SandboxError
+
+    keeps = ("--cap-drop", "CAP_SETPCAP") if os.geteuid() == 0 else ("--cap-add", "CAP_SYS_ADMIN")
+    broken = dataclasses.replace(sandbox, extra_options=keeps)
+    said = "did not start: the sandbox's supervisor cannot lock it down: "
+    why = r"\[Errno 1\] (cannot drop capability 0 from the bounding set|capabilities left.*CapBnd)"
+    with pytest.raises(SandboxError, match=said + why):
+        run(broken, ATTACKS / "capabilities.py", "")
+
+
 @pytest.mark.parametrize("cgroups", [True, False])
 def test_children_reaped_by_the_kernel_are_charged(sandbox, cgroups):
     if not cgroups:  # where no cgroup can be made, the process tree is sampled

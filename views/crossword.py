@@ -28,6 +28,7 @@ WORD_FILL = "#fff0a0"
 class View:
     """Remembers which seat filled each cell."""
 
+    style = "crossword.css"  # the style of its cells' classes, beside this file
     legend = ("coloured: the letters each player filled, the last action's in full colour; yellow: the cells of "
               "the words it declared; red: letters of a refused action")
 

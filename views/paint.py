@@ -18,6 +18,7 @@ OWNER_MARKS = ("X", "O")
 class View:
     """Remembers which seat painted each cell (the state only says "painted")."""
 
+    style = "paint.css"  # the style of its cells' classes, beside this file
     legend = ("regions in the colour of the player who painted them, with their number; grey: painted on the "
               "board already; ringed: the last move; faded numbers can no longer be painted")
 

@@ -30,6 +30,7 @@ FILLS = {EMPTY: "#f4f1ea", OBSTACLE: "#4a4a4a", LETTER_A: "#bfe3dc", LETTER_B: "
 
 
 class View:
+    style = "threes.css"  # the style of its cells' classes, beside this file
     legend = "↑ ↓ ← →: magnets; dark: obstacles; ringed: the symbol just inserted; dotted: held by a magnet"
 
     def __init__(self, referee: Any, initial: ThreesState, seats: list[str]):

@@ -14,6 +14,7 @@ SYMBOLS = {0: ".", BLACK: "X", WHITE: "O"}
 
 
 class View:
+    style = "tictactoe3d.css"  # the style of its cells' classes, beside this file
     legend = ("layers from the bottom (z = 1) up; rows x, columns y; each player's balls in its colour in the "
               "header (Black moves first; an opening's balls count for the player of their colour); ringed: the "
               "last ball; gold: the winning line; moves are numbered as the rules count them, the opening's first")

@@ -18,10 +18,11 @@ from arena.store import Store
 
 if TYPE_CHECKING:
     from arena.bots import Compilers
-    from arena.sandbox import Sandbox
+    from arena.sandbox import Limits, Sandbox
+    from referees.base import Referee
 
 COMMANDS = ("run", "show", "generate", "judge", "solve", "match", "replay", "report", "rerun", "worker", "games",
-            "new_game", "languages", "certificates")
+            "new_game", "languages", "certificates", "check", "contest", "serve", "submit")
 
 
 def read_text(path: str, what: str) -> str:
@@ -90,20 +91,28 @@ def prepare_from_options(args: argparse.Namespace, results: Path) -> tuple[list,
     bots copied into ``results/.bots`` and compiled in it: (bots, excluded,
     sandbox or None for --no-sandbox, compilers)."""
     from arena.bots import COPIES, prepare_bots
-    from arena.sandbox import configure, sandboxed_compiler
+    from arena.sandbox import sandboxed_compiler
 
-    if args.no_sandbox:
-        sandbox = None
-        print("arena: sandbox: none (--no-sandbox): bots run as plain processes of uid "
-              f"{os.getuid()}; trust them", file=sys.stderr)
-    else:
-        sandbox = configure(uid=args.sandbox_uid, disk=args.disk * 2**20, filter_calls=not args.no_seccomp)
-        print(f"arena: {sandbox.describe()}", file=sys.stderr)
+    sandbox = sandbox_of(args)
     compilers = compilers_of(args)
     bots, excluded = prepare_bots(args.bots, results / COPIES, log=lambda text: print(f"arena: {text}", file=sys.stderr),
                                   compilers=compilers, compile=sandboxed_compiler(sandbox) if sandbox else None,
                                   sandboxed=sandbox is not None)
     return bots, excluded, sandbox, compilers
+
+
+def sandbox_of(args: argparse.Namespace) -> Sandbox | None:
+    """The sandbox the options ask for (checked to work here), announced on standard error; None for
+    --no-sandbox."""
+    from arena.sandbox import configure
+
+    if args.no_sandbox:
+        print("arena: sandbox: none (--no-sandbox): bots run as plain processes of uid "
+              f"{os.getuid()}; trust them", file=sys.stderr)
+        return None
+    sandbox = configure(uid=args.sandbox_uid, disk=args.disk * 2**20, filter_calls=not args.no_seccomp)
+    print(f"arena: {sandbox.describe()}", file=sys.stderr)
+    return sandbox
 
 
 def compilers_of(args: argparse.Namespace) -> Compilers:
@@ -124,35 +133,108 @@ def open_results(text: str) -> Store:
     return Store.open_existing(folder)
 
 
+# -- the limits of one invocation
+
+#: Below this, no bot can start: Python alone needs about 10 MiB resident, a C program 1 to 2 MiB
+#: plus what it allocates, and the arena's own checks need room for the process to exist at all.
+MIN_MEMORY_MIB = 16
+
+
+def add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """--cpu, --wall, --memory: the limits of one invocation of a bot (``limits_of`` makes them)."""
+    parser.add_argument("--cpu", type=positive_float, metavar="SECONDS",
+                        help="CPU time per invocation, whole process tree (default: the game's, 1 s per move, "
+                        "10 s for one-shot games)")
+    parser.add_argument("--wall", type=positive_float, metavar="SECONDS",
+                        help="wall-clock cap per invocation, at least the CPU limit (default 3 x the CPU limit)")
+    parser.add_argument("--memory", type=positive_int, default=256, metavar="MIB",
+                        help=f"memory per invocation in MiB, at least {MIN_MEMORY_MIB} (default 256)")
+
+
+def limits_of(referee: Referee, cpu: float | None, wall: float | None, memory_mib: int) -> Limits:
+    """The limits of one invocation, as ``add_limit_options`` reads them (``cpu`` None: the game's
+    default); limits under which every move would fault are refused."""
+    from arena.sandbox import Limits
+
+    cpu = cpu or referee.cpu_limit
+    check_limits(cpu, wall, memory_mib)
+    return Limits(cpu=cpu, wall=wall, memory=memory_mib * 2**20)
+
+
+def check_limits(cpu: float, wall: float | None, memory_mib: int) -> None:
+    """Refuse limits under which every move would fault, before any game is played."""
+    if wall is not None and wall < cpu:
+        raise ArenaError(f"--wall {wall:g} is below the CPU limit of {cpu:g} s: a move would be stopped by the "
+                         f"wall clock before it could use its CPU time; give --wall at least {cpu:g} (or leave it "
+                         f"out: 3 x the CPU limit)")
+    if memory_mib < MIN_MEMORY_MIB:
+        raise ArenaError(f"--memory {memory_mib} MiB is too little for any bot to start (Python alone needs about "
+                         f"10 MiB); give at least {MIN_MEMORY_MIB}")
+
+
 # -- a TLS cluster: the client's and the workers' files
 
 
 def add_tls_options(parser: argparse.ArgumentParser) -> None:
     """--tls-ca-file, --tls-cert, --tls-key: a tls:// cluster's files ('arena certificates' makes them)."""
     group = parser.add_argument_group(
-        "TLS", "For a tls:// cluster: the files 'arena certificates' makes (the same three on every machine)")
+        "TLS", "For a tls:// cluster: the files 'arena certificates' makes (the same three on every machine). "
+        "Those not given are taken from Dask's own configuration, where it has them (distributed.comm.tls: "
+        "ca-file and, for this machine's part, client.cert and client.key, or worker.cert and worker.key for "
+        "'arena worker'; in Dask's YAML files, e.g. ~/.config/dask/, or its DASK_DISTRIBUTED__COMM__TLS__* "
+        "environment variables)")
     group.add_argument("--tls-ca-file", metavar="FILE", help="the authority's certificate (ca.pem)")
     group.add_argument("--tls-cert", metavar="FILE", help="this machine's certificate (node.pem)")
     group.add_argument("--tls-key", metavar="FILE", help="this machine's private key (node-key.pem)")
 
 
-def tls_of(args: argparse.Namespace, address: str):
-    """The TLS files given for the scheduler at ``address`` (all three, each readable, and a tls://
-    address), or None for a tcp:// one; an ArenaError naming what is missing."""
-    from arena.cluster import Tls
+#: Where Dask's configuration keeps each file of a TLS cluster, by the option that gives it and the
+#: machine's part ("client" for 'arena run', "worker" for 'arena worker').
+DASK_TLS = {"--tls-ca-file": "distributed.comm.tls.ca-file", "--tls-cert": "distributed.comm.tls.{role}.cert",
+            "--tls-key": "distributed.comm.tls.{role}.key"}
+
+
+def dask_variable(key: str) -> str:
+    """The environment variable that sets a key of Dask's configuration (as Dask's documentation
+    writes it: upper case, a double underscore between levels)."""
+    return "DASK_" + key.upper().replace(".", "__").replace("-", "_")
+
+
+def tls_of(args: argparse.Namespace, address: str, role: str = "client"):
+    """The TLS files for the scheduler at ``address``, for a tls:// address: each from its ``--tls-*``
+    option when given, else from Dask's configuration (for ``role``, "client" or "worker"), each
+    readable (the key may be left out when the certificate's file holds it, as Dask allows); None for
+    a tcp:// address.  An ArenaError naming what is missing, and both ways to give it."""
+    from arena.cluster import Tls, dask_setting
 
     given = {"--tls-ca-file": args.tls_ca_file, "--tls-cert": args.tls_cert, "--tls-key": args.tls_key}
-    if address.startswith("tls://") != any(given.values()):
-        raise ArenaError(f"{address}: a tls:// address needs --tls-ca-file, --tls-cert and --tls-key, and those "
-                         "need a tls:// address")
-    if not any(given.values()):
+    if not address.startswith("tls://"):
+        if any(given.values()):
+            raise ArenaError(f"{address}: --tls-ca-file, --tls-cert and --tls-key are for a tls:// address")
         return None
-    if missing := [name for name, value in given.items() if not value]:
-        raise ArenaError(f"TLS needs all three files: {', '.join(missing)} missing (arena certificates makes them)")
-    for name, value in given.items():
-        if not os.access(value, os.R_OK):
-            raise ArenaError(f"{name} {value!r} cannot be read")
-    return Tls(*(os.path.abspath(value) for value in given.values()))
+    keys = {option: key.format(role=role) for option, key in DASK_TLS.items()}
+    files = {option: (value, option) if value else (dask_setting(keys[option]), f"Dask's {keys[option]}")
+             for option, value in given.items()}
+    for path, where in files.values():
+        if path and not os.access(path, os.R_OK):
+            raise ArenaError(f"{where} {path!r} cannot be read")
+    (ca, _), (cert, _), (key, _) = files.values()
+    if not key and cert and _holds_private_key(cert):
+        files.pop("--tls-key")
+    if missing := [option for option, (path, _) in files.items() if not path]:
+        ways = ", ".join(f"{option} or {keys[option]} ({dask_variable(keys[option])})" for option in missing)
+        raise ArenaError(f"{address}: a tls:// address needs the cluster's TLS files ('arena certificates' makes "
+                         f"them); missing: {ways}. Give the options, or set them in Dask's configuration (a YAML "
+                         "file of ~/.config/dask, or the environment variables)")
+    return Tls(os.path.abspath(ca), os.path.abspath(cert), os.path.abspath(key) if key else None)
+
+
+def _holds_private_key(path: str) -> bool:
+    """Whether a PEM file holds a private key beside its certificate (Dask then needs no key file)."""
+    try:
+        return b"PRIVATE KEY-----" in Path(path).read_bytes()
+    except OSError:
+        return False
 
 
 def game_of_boards(given: str | None, boards: list[str] | None = None, generator: str | None = None, *,

@@ -23,10 +23,12 @@ from arena.boards import Board, find_boards, load_board
 from arena.bots import Bot, Compilers
 from arena.commands import (
     add_bot_options,
+    add_limit_options,
     add_tls_options,
     compilers_of,
     game_of_boards,
     get_referee,
+    limits_of,
     positive_float,
     positive_int,
     prepare_from_options,
@@ -40,10 +42,6 @@ from arena.text import SafeFormatter, display, name_problem
 from referees.base import Referee
 
 log = logging.getLogger("arena")
-
-#: Below this, no bot can start: Python alone needs about 10 MiB resident, a C program 1 to 2 MiB
-#: plus what it allocates, and the arena's own checks need room for the process to exist at all.
-MIN_MEMORY_MIB = 16
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -98,13 +96,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="discard an existing tournament of this name whose configuration differs")
     parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1,
                         help="games played in parallel (default: the number of cores, %(default)s here)")
-    parser.add_argument("--cpu", type=positive_float, metavar="SECONDS",
-                        help="CPU time per invocation, whole process tree (default: the game's, 1 s per move, "
-                        "10 s for one-shot games)")
-    parser.add_argument("--wall", type=positive_float, metavar="SECONDS",
-                        help="wall-clock cap per invocation, at least the CPU limit (default 3 x the CPU limit)")
-    parser.add_argument("--memory", type=positive_int, default=256, metavar="MIB",
-                        help=f"memory per invocation in MiB, at least {MIN_MEMORY_MIB} (default 256)")
+    add_limit_options(parser)
     add_bot_options(parser)
     parser.add_argument("--report", nargs="?", const="", metavar="DIR",
                         help="keep the HTML report (as arena report writes it) up to date while the games are "
@@ -143,28 +135,16 @@ def tournament_of(args: argparse.Namespace, referee: Referee,
     """The bots (copied, compiled, sandboxed) and the limits the options
     name (``add_run_options``), as a tournament on ``boards``; limits that
     would fault every move are refused first."""
-    check_limits(args.cpu or referee.cpu_limit, args.wall, args.memory)
+    limits = limits_of(referee, args.cpu, args.wall, args.memory)
     bots, excluded, sandbox, compilers = prepare_from_options(args, Path(args.results))
     for bad in excluded:
         print(f"arena: bot {str(bad.path)!r} is excluded: {display(bad.reason, multiline=True)}", file=sys.stderr)
     if len(bots) < referee.players:
         raise ArenaError(f"{referee.name} is a {referee.players}-player game: it needs at least "
                          f"{referee.players} bots, got {len(bots)}")
-    limits = Limits(cpu=args.cpu or referee.cpu_limit, wall=args.wall, memory=args.memory * 2**20)
     check_startup(bots, compilers, limits, sandbox)
     languages = compilers.describe(bots, sandboxed=sandbox is not None)
     return tournament.Tournament(referee, tuple(bots), boards, limits, sandbox, languages, tuple(excluded))
-
-
-def check_limits(cpu: float, wall: float | None, memory_mib: int) -> None:
-    """Refuse limits under which every move would fault, before any game is played."""
-    if wall is not None and wall < cpu:
-        raise ArenaError(f"--wall {wall:g} is below the CPU limit of {cpu:g} s: a move would be stopped by the "
-                         f"wall clock before it could use its CPU time; give --wall at least {cpu:g} (or leave it "
-                         f"out: 3 x the CPU limit)")
-    if memory_mib < MIN_MEMORY_MIB:
-        raise ArenaError(f"--memory {memory_mib} MiB is too little for any bot to start (Python alone needs about "
-                         f"10 MiB); give at least {MIN_MEMORY_MIB}")
 
 
 def check_startup(bots: Iterable[Bot], compilers: Compilers, limits: Limits, sandbox: Sandbox | None) -> None:

@@ -67,9 +67,9 @@ def command(args: argparse.Namespace) -> list[str]:
     # A worker serves HTTP (its health and metrics, and a status page with bokeh) even with --no-dashboard,
     # on every interface by default: on this machine only, unless asked.
     line += ["--dashboard-address", args.dashboard_address or "127.0.0.1:0"]
-    tls = tls_of(args, args.scheduler)
+    tls = tls_of(args, args.scheduler, role="worker")
     if tls:
-        line += ["--tls-ca-file", tls.ca, "--tls-cert", tls.cert, "--tls-key", tls.key]
+        line += ["--tls-ca-file", tls.ca, "--tls-cert", tls.cert, *(["--tls-key", tls.key] if tls.key else [])]
     return line
 
 

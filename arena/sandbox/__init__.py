@@ -14,9 +14,17 @@ same call.  The parts:
 
 from __future__ import annotations
 
-from arena.sandbox.bubblewrap import Runner, Session, close_kept, configure, sandboxed_compiler
+from arena.sandbox.bubblewrap import (
+    Runner,
+    Session,
+    close_kept,
+    configure,
+    prepare_bot_in,
+    sandboxed_compiler,
+)
 from arena.sandbox.policy import FIRST_UID, UIDS, Sandbox, SandboxError
 from arena.sandbox.process import Invocation, Limits, prepare_folder, read_output, run_bot
 
 __all__ = ["FIRST_UID", "UIDS", "Invocation", "Limits", "Runner", "Sandbox", "SandboxError", "Session",
-           "close_kept", "configure", "prepare_folder", "read_output", "run_bot", "sandboxed_compiler"]
+           "close_kept", "configure", "prepare_bot_in", "prepare_folder", "read_output", "run_bot",
+           "sandboxed_compiler"]

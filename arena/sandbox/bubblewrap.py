@@ -27,7 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -64,6 +64,9 @@ from arena.sandbox.process import (
     stat,
     wall_deadline,
 )
+
+if TYPE_CHECKING:
+    from arena.bots import Bot, Compilers, Excluded
 
 #: A sandbox kept for a next game whose bot left more than this many bytes in its folder or /tmp is
 #: emptied at once (else with the next game's first move, where it must take no time); one whose bot
@@ -895,3 +898,12 @@ def sandboxed_compiler(sandbox: Sandbox):
         return compiler_message(command, result.exit_code, f"{result.verdict}: {result.message}\n{text}")
 
     return compile
+
+
+def prepare_bot_in(sandbox: Sandbox | None, path: Path, copies: Path, compilers: Compilers) -> Bot | Excluded:
+    """``arena.bots.prepare_bot`` for bots that will run in ``sandbox``: compiled in it (``None``, as
+    ``--no-sandbox`` runs bots: as a plain process), its toolchain looked for where the sandbox sees it."""
+    from arena.bots import prepare_bot
+
+    return prepare_bot(path, copies, compilers=compilers, compile=sandboxed_compiler(sandbox) if sandbox else None,
+                       sandboxed=sandbox is not None)

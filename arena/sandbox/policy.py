@@ -19,8 +19,9 @@ What a bot sees and can do:
   host name.
 * **Who it is.** When the arena runs as root, each sandbox runs as an
   unprivileged uid of its own (the first free one from 60000, unless
-  configured) with no capabilities; otherwise as the arena's user, inside a
-  user namespace, with no capabilities.  Either way ``no_new_privs`` is set,
+  configured); otherwise as the arena's user, inside a user namespace.  Either
+  way every capability set is empty, the bounding set included (the supervisor
+  checks it), ``no_new_privs`` is set,
   the system calls of ``arena/sandbox/seccomp.py`` are refused, and the environment is
   ``PATH``, ``HOME`` and ``LANG`` only.
 * **Limits.** CPU, memory and the number of processes of the whole sandbox
@@ -158,9 +159,10 @@ def bwrap_options(sandbox: Sandbox, programs: Sequence[str], writable: Sequence[
                "--hostname", "arena"]
     if sandbox.uid is None:  # not root: a user namespace makes the rest possible
         options += ["--unshare-user", "--disable-userns"]
-    else:  # root: keep only what the supervisor needs to hand over the folder and drop to the uid
+    else:  # root: keep only what the supervisor needs to hand over the folder, empty the bounding set
+        # (which bwrap keeps whole when it runs as root) and drop to the uid
         options += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
-                    "--cap-add", "CAP_CHOWN", "--cap-add", "CAP_FOWNER"]
+                    "--cap-add", "CAP_CHOWN", "--cap-add", "CAP_FOWNER", "--cap-add", "CAP_SETPCAP"]
     options += ["--ro-bind", "/usr", "/usr"]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = Path("/") / name

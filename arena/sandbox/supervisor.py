@@ -31,8 +31,10 @@ can neither kill nor stop it.  It is also made non-dumpable, so a bot of the
 same uid can neither ptrace it nor open its ``/proc/1/fd`` or ``/proc/1/mem``;
 its pipes are close-on-exec, so no bot holds them.  When it starts as root
 (the arena runs as root), it hands the bot's folder to the unprivileged uid and
-drops to it for good before anything else, with no capabilities left and
-``no_new_privs`` set.
+drops to it for good before anything else; either way it empties every capability
+set, the bounding set included (bwrap run as root leaves that whole), checks that
+nothing is left, and sets ``no_new_privs``: no process of the sandbox holds a
+capability, or can gain one by executing anything.
 
 What a bot does between its moves is nothing: no process of it survives a move.
 
@@ -177,12 +179,65 @@ class Receiver:
 # -- inside the sandbox
 
 
+def _libc():
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
 def _prctl(option: int, value: int) -> None:
     import ctypes
 
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(option, value, 0, 0, 0) != 0:
+    if _libc().prctl(option, value, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), f"prctl({option}, {value}) failed")
+
+
+#: prctl options and capset's structure version (linux/prctl.h, linux/capability.h).
+_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
+_CAPABILITY_VERSION_3 = 0x20080522
+#: The capability sets of /proc/self/status, each to be empty before a bot starts.
+CAPABILITY_SETS = ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")
+
+
+def _empty_bounding_set() -> None:
+    """As root: drop every capability from the bounding set, so that no process of the sandbox can
+    ever hold one again, whatever it executes (this needs CAP_SETPCAP).  bwrap run as root keeps the
+    bounding set whole; in a user namespace it empties it itself."""
+    import ctypes
+
+    libc = _libc()
+    with open("/proc/sys/kernel/cap_last_cap") as handle:
+        last = int(handle.read())
+    for capability in range(last + 1):
+        if libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
+            number = ctypes.get_errno()
+            raise OSError(number, f"cannot drop capability {capability} from the bounding set "
+                          f"(prctl PR_CAPBSET_DROP): {os.strerror(number)}")
+
+
+def _drop_capabilities() -> None:
+    """Empty the ambient, inheritable, permitted and effective sets (lowering them needs no privilege),
+    then check that no set holds anything, the bounding set included: an OSError (and the sandbox
+    does not start) if one does."""
+    import ctypes
+
+    libc = _libc()
+    ambient = libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    if ambient != 0 and ctypes.get_errno() != errno.EINVAL:  # (EINVAL: a kernel without an ambient set)
+        raise OSError(ctypes.get_errno(), "prctl(PR_CAP_AMBIENT_CLEAR_ALL) failed")
+    header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()  # (effective, permitted, inheritable) of capabilities 0-31, 32-63: none
+    if libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset (to no capabilities) failed")
+    if left := held_capabilities():
+        raise OSError(errno.EPERM, f"capabilities left after dropping them all: {left}")
+
+
+def held_capabilities() -> dict[str, str]:
+    """The capability sets of this process (/proc/self/status) that are not empty: name -> hex mask."""
+    with open("/proc/self/status") as handle:
+        fields = dict(line.rstrip("\n").split(":\t", 1) for line in handle if ":\t" in line)
+    return {name: fields[name] for name in CAPABILITY_SETS if int(fields.get(name, "0"), 16)}
 
 
 def _drop_privileges(home: str, uid: int, gid: int) -> None:
@@ -366,13 +421,26 @@ def play_move(request: dict, home: str, arena: int | None = None) -> dict:
     return reply
 
 
+def _lock_down(home: str, config: dict) -> None:
+    """Before anything of a bot runs: as root, the folder handed to the bot's uid and that uid taken for
+    good; no capability left in any set, the bounding set included, so no process started from here
+    can hold one; ``no_new_privs`` (no execve grants any privilege); not dumpable."""
+    if os.getuid() == 0:
+        _empty_bounding_set()  # (while this process holds CAP_SETPCAP)
+        _drop_privileges(home, config["uid"], config["gid"])
+    _drop_capabilities()
+    _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    _prctl(_PR_SET_DUMPABLE, 0)
+
+
 def main() -> None:
     config = json.loads(sys.argv[1])
     home = config["home"]
-    if os.getuid() == 0:
-        _drop_privileges(home, config["uid"], config["gid"])
-    _prctl(_PR_SET_NO_NEW_PRIVS, 1)
-    _prctl(_PR_SET_DUMPABLE, 0)
+    try:
+        _lock_down(home, config)
+    except OSError as exc:  # the arena reports it (the sandbox did not start): one line, not a traceback
+        sys.stderr.write(f"the sandbox's supervisor cannot lock it down: {exc}\n")
+        sys.exit(1)
     requests, replies = config["requests"], config["replies"]
     os.set_inheritable(requests, False)  # no bot may hold them
     os.set_inheritable(replies, False)

@@ -15,13 +15,22 @@ A view is a class built from ``(referee, initial state, seat names)`` with:
 * ``fault(state, move, seat) -> Frame``: a move that was refused (``move`` is
   ``None`` when the output did not even parse), drawn on the unchanged board;
 * ``text(state) -> str``: the board in the terminal, the referee's own
-  rendering where it has one.
+  rendering where it has one;
+* ``legend``: what the colours and marks of the drawing mean, in words;
+* ``style`` (optional): the name of a CSS file beside the view's module, the
+  style of the classes its cells use (``ball``, ``painted``, ...), which the
+  pages put after their own; the arena styles only ``new`` and ``bad``.
 """
 
 from __future__ import annotations
 
+import functools
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from arena.errors import ArenaError
 
 #: The colours of the seats (first, second player), for regions, balls, letters.
 SEAT_COLOURS = ("#2f6fd6", "#e0762b")
@@ -30,8 +39,10 @@ SEAT_TINTS = ("#cfe0fb", "#fbdcc6")
 @dataclass(frozen=True)
 class Cell:
     """One square of a grid: its text, background colour and CSS classes
-    (``new``, ``ball``, ``swap``, ``cleared``, ... styled by the page); ``key``
-    is what tests compare with the referee's state (default: the text)."""
+    (``new`` and ``bad`` styled by the arena's pages, ``ball``, ``cleared``, ...
+    by the view's ``style``; the terminal marks ``new``, ``bad``, ``cleared``
+    and ``win``: ``arena.replay.MARKS``); ``key`` is what tests compare with the
+    referee's state (default: the text)."""
 
     text: str = ""
     fill: str = ""
@@ -102,3 +113,20 @@ def legend(game: str) -> str:
     from arena import games
 
     return games.get(game).view().legend
+
+
+@functools.cache
+def style(game: str) -> str:
+    """The CSS the view of ``game`` ships (its ``style``: a file beside its module), "" if none."""
+    from arena import games
+
+    view = games.get(game).view()
+    name = getattr(view, "style", "")
+    if not name:
+        return ""
+    path = Path(sys.modules[view.__module__].__file__ or "").parent / name
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ArenaError(f"game {game!r}: cannot read the style {name!r} its view names "
+                         f"({str(path)!r}): {exc.strerror}") from None

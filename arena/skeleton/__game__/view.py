@@ -10,6 +10,7 @@ from arena.views import SEAT_COLOURS, Cell, Frame, Grid, seat_name
 
 
 class View:
+    style = "view.css"  # the style of the classes its cells use ("unit"), a file beside this one
     legend = "each cell of the row is one unit of the total, in the colour of the player who added it"
 
     def __init__(self, referee: Any, initial: State, seats: list[str]):
@@ -35,7 +36,7 @@ class View:
         for k, amount in enumerate(state.added):
             owners += [k % 2] * amount
         cells = tuple(Cell(str(i + 1), SEAT_COLOURS[owners[i]] if i < len(owners) else "",
-                           "new" if i >= len(owners) - new and i < len(owners) else "",
+                           ("unit new" if i >= len(owners) - new else "unit") if i < len(owners) else "",
                            key=str(owners[i]) if i < len(owners) else ".")
                       for i in range(state.target))
         return Frame(label, (Grid("the total", 1, state.target, cells, origin=1),), self.text(state))

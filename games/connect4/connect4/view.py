@@ -14,6 +14,7 @@ BOARD_FILL = "#dfe6ef"
 
 
 class View:
+    style = "view.css"  # the style of its cells' classes, beside this file
     legend = ("the upright grid: columns numbered from 1 as game.out names them, rows from 1 at the top; "
               "each player's discs in its colour in the header (X drops the board's first disc; an opening's "
               "discs count for the player of their letter); ringed: the last disc; gold: the winning line")

@@ -1,0 +1,85 @@
+"""The contest's games as the site shows them: a check's replays, the final's results folder (an
+ordinary ``arena run`` results folder: ``arena show``, ``report``, ``replay``, ``rerun`` and resume work
+on it), and starting the final."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from arena import html, replay, tables
+from arena.boards import load_board
+from arena.contest import permissions as can
+from arena.contest import site
+from arena.contest.config import Contest
+from arena.contest.models import Job, JobKind, JobState
+from arena.errors import ArenaError
+from arena.games import referee as get_referee
+from arena.store import Store
+
+
+def final_folder(folder: Path | None = None) -> Path:
+    return Path(folder or settings.CONTEST) / site.RESULTS / site.FINAL
+
+
+def final_store() -> Store | None:
+    folder = final_folder()
+    return Store(folder) if (folder / "tournament.json").exists() else None
+
+
+def final_games() -> list[dict[str, Any]]:
+    """Every recorded game of the final: its id, seats and outcome (streamed from the records)."""
+    store = final_store()
+    if store is None:
+        return []
+    return [{"id": summary.id, "board": summary.board.name, "seats": summary.seats,
+             "winner": summary.outcome.winner, "score": summary.outcome.score,
+             "fault": summary.fault.verdict if summary.fault else ""}
+            for summary in store.summaries()]
+
+
+def final_tables() -> str:
+    """The final's tables, as ``arena show`` prints them."""
+    store = final_store()
+    if store is None:
+        return ""
+    return tables.render(store.config(), store.summaries())
+
+
+def final_seats(game_id: str) -> list[str] | None:
+    store = final_store()
+    if store is None or not game_id:
+        return None
+    try:
+        return store.record(game_id)["seats"]
+    except (ArenaError, KeyError):
+        return None
+
+
+def final_replay(game_id: str) -> str:
+    store = final_store()
+    assert store is not None  # (final_seats found the game)
+    return html.replay_page(replay.load(store, store.record(game_id)), back="/results/")
+
+
+def check_replay(contest: Contest, record: dict[str, Any], back: str) -> str:
+    """The replay page of a game a check played, on its sample board."""
+    referee = get_referee(contest.game)
+    board = contest.folder / record["board"]["path"] if not Path(record["board"]["path"]).is_absolute() \
+        else Path(record["board"]["path"])
+    return html.replay_page(replay.replay(referee, load_board(referee, board)[1], record), back=back)
+
+
+def start_final() -> str:
+    """Queue the final (once): only after the deadline, and never twice at a time."""
+    phase = can.phase()
+    if phase == can.OPEN:
+        raise ArenaError("The final starts after the deadline: close submissions first (or wait for the deadline).")
+    with transaction.atomic():
+        if Job.objects.filter(kind=JobKind.FINAL, state__in=[JobState.QUEUED, JobState.RUNNING]).exists():
+            raise ArenaError("The final is already queued or being played.")
+        Job.queue(JobKind.FINAL)
+    return "The final is queued: the runner plays it after the checks waiting."

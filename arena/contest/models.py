@@ -1,0 +1,261 @@
+"""What the contest server keeps in its database.
+
+People are Django's users: the organiser is a staff user, a contestant is a user with a
+``Contestant`` row.  A submission row pins exactly what was uploaded (its SHA-256 names the file
+kept under ``uploads/``), so what a check or the final played never changes under it.  Work for
+the runner is a ``Job`` row with a state machine; a job's effect is written in the same
+transaction that marks it done.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+
+class Contestant(models.Model):
+    """A contestant's standing in the contest (their login is ``user``)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="contestant")
+    """Their account; ``user.username`` is the name their bot plays under in the final."""
+    entry = models.ForeignKey("Submission", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    """The accepted submission they chose as their entry; None: their latest accepted one."""
+    disqualified = models.TextField(blank=True, default="")
+    """Why the organiser disqualified them ("" if not): their entry plays no final and is listed as such."""
+    joined = models.DateTimeField(default=timezone.now)
+    """When they registered."""
+
+    def __str__(self) -> str:
+        return self.user.username
+
+    def current_entry(self) -> Submission | None:
+        """The submission that plays for them: the one chosen, else the latest accepted."""
+        if self.entry_id and self.entry.status == Status.ACCEPTED:
+            return self.entry
+        return self.user.submissions.filter(status=Status.ACCEPTED).order_by("-id").first()
+
+
+class Status(models.TextChoices):
+    """Where a submission is in its check."""
+
+    QUEUED = "queued", "queued"
+    """Uploaded and kept; its check waits for the runner."""
+    CHECKING = "checking", "checking"
+    """The runner is compiling and checking it."""
+    ACCEPTED = "accepted", "accepted"
+    """It compiled and passed the check: it can be an entry."""
+    REFUSED = "refused", "refused"
+    """It did not compile or failed the check (the report says why): it cannot be an entry."""
+    ERROR = "error", "error"
+    """The arena failed to check it (not the bot's fault); the organiser can check it again."""
+
+
+class Submission(models.Model):
+    """One upload, kept as it was sent: never changed, never deleted."""
+
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="submissions")
+    """Who uploaded it."""
+    uploaded = models.DateTimeField(default=timezone.now, db_index=True)
+    """When it was received (and written to disk)."""
+    filename = models.CharField(max_length=255)
+    """The file's name as uploaded (checked: one safe name)."""
+    name = models.CharField(max_length=255)
+    """The bot's name as its files name it (the source's stem, or the archive's)."""
+    kind = models.CharField(max_length=16)
+    """"source" (one file) or "archive" (a folder bot in a zip or tar.gz)."""
+    language = models.CharField(max_length=32, blank=True, default="")
+    """Its row of the language table ("" until checked, or for an executable)."""
+    sha256 = models.CharField(max_length=64, db_index=True)
+    """The SHA-256 of the bytes as uploaded: the file under uploads/."""
+    size = models.PositiveIntegerField()
+    """Bytes as uploaded."""
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    """Where its check is."""
+    report = models.JSONField(null=True, blank=True)
+    """The check's report (arena.check.Report.to_json), once checked."""
+    message = models.TextField(blank=True, default="")
+    """Why it was refused, or the arena's error, in one paragraph."""
+
+    class Meta:
+        ordering = ("-id",)
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.name} by {self.author.username}"
+
+
+class JobKind(models.TextChoices):
+    """What a job does."""
+
+    CHECK = "check", "check"
+    """Compile and check one submission."""
+    FINAL = "final", "final"
+    """Play (or resume) the final: arena run of the entries on the final boards."""
+
+
+class JobState(models.TextChoices):
+    QUEUED = "queued", "queued"
+    """Waiting for the runner."""
+    RUNNING = "running", "running"
+    """Held by a runner (``holder``); found so by a runner that starts, it is run again."""
+    DONE = "done", "done"
+    """Finished; its effect is written."""
+    FAILED = "failed", "failed"
+    """The arena failed at it ``attempts`` times; ``error`` says how."""
+
+
+#: Lower runs first: checks go ahead of the final.
+PRIORITY = {JobKind.CHECK: 0, JobKind.FINAL: 10}
+#: A job that fails this many times is left failed (its error shown to the organiser).
+ATTEMPTS = 3
+
+
+class JobQuerySet(models.QuerySet):
+    def claim(self, holder: str) -> Job | None:
+        """The next queued job, now held by ``holder``: the conditional update makes two runners that
+        race for one job get it once (on SQLite and PostgreSQL alike, with no row lock)."""
+        for job in self.filter(state=JobState.QUEUED).order_by("priority", "id")[:8]:
+            taken = self.filter(pk=job.pk, state=JobState.QUEUED).update(
+                state=JobState.RUNNING, holder=holder, attempts=F("attempts") + 1, started=timezone.now())
+            if taken:
+                job.refresh_from_db()
+                return job
+        return None
+
+    def requeue_abandoned(self) -> int:
+        """Jobs left running by a runner that died: queued again (only one runner runs per contest)."""
+        return self.filter(state=JobState.RUNNING).update(state=JobState.QUEUED, holder="")
+
+
+class Job(models.Model):
+    """Work for the runner."""
+
+    kind = models.CharField(max_length=16, choices=JobKind.choices)
+    """What to do."""
+    submission = models.ForeignKey(Submission, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="jobs")
+    """The submission a check checks."""
+    state = models.CharField(max_length=16, choices=JobState.choices, default=JobState.QUEUED, db_index=True)
+    """Where it is."""
+    priority = models.IntegerField(default=0)
+    """Lower runs first (PRIORITY)."""
+    attempts = models.PositiveIntegerField(default=0)
+    """How many times a runner took it."""
+    holder = models.CharField(max_length=128, blank=True, default="")
+    """The runner holding it (host and process id) while running."""
+    created = models.DateTimeField(default=timezone.now)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    """The arena's error at its last attempt."""
+
+    objects = JobQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("-id",)
+        indexes = (models.Index(fields=["state", "priority", "id"]),)
+
+    def __str__(self) -> str:
+        return f"{self.kind} job #{self.pk} ({self.state})"
+
+    @classmethod
+    def queue(cls, kind: str, submission: Submission | None = None) -> Job:
+        return cls.objects.create(kind=kind, submission=submission, priority=PRIORITY[kind])
+
+
+class Release(models.TextChoices):
+    """Who sees the final's results."""
+
+    HIDDEN = "hidden", "hidden"
+    """Only the organiser."""
+    OWN = "own", "own games"
+    """Each contestant their own games (and their own place); the organiser everything."""
+    ALL = "all", "everyone"
+    """Published: the standings and every game to everyone."""
+
+
+class ContestState(models.Model):
+    """The one row of what changes while the contest runs (the configuration is contest.toml)."""
+
+    deadline = models.DateTimeField(null=True, blank=True)
+    """The deadline as extended by the organiser (None: the configuration's)."""
+    closed = models.BooleanField(default=False)
+    """Closed early by the organiser."""
+    release = models.CharField(max_length=16, choices=Release.choices, default=Release.HIDDEN)
+    """Who sees the final's results."""
+    runner_seen = models.DateTimeField(null=True, blank=True)
+    """The runner's last heartbeat."""
+    runner = models.CharField(max_length=128, blank=True, default="")
+    """The runner's host and process id."""
+
+    @classmethod
+    def get(cls) -> ContestState:
+        state, _ = cls.objects.get_or_create(pk=1)
+        return state
+
+
+class Invitation(models.Model):
+    """A link by which one person may register."""
+
+    token = models.CharField(max_length=64, unique=True)
+    """The secret in the link."""
+    created = models.DateTimeField(default=timezone.now)
+    note = models.CharField(max_length=200, blank=True, default="")
+    """The organiser's note of whom it is for."""
+    used_by = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    """Who registered with it (None: unused)."""
+
+    @classmethod
+    def make(cls, note: str = "") -> Invitation:
+        return cls.objects.create(token=secrets.token_urlsafe(24), note=note)
+
+
+class ApiToken(models.Model):
+    """A personal token for the command line (arena submit); only its hash is kept."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token")
+    digest = models.CharField(max_length=64, unique=True)
+    """SHA-256 of the token."""
+    created = models.DateTimeField(default=timezone.now)
+
+    @staticmethod
+    def digest_of(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, user) -> str:
+        """A new token for ``user`` (replacing theirs); the token itself is shown once and not kept."""
+        token = "arena_" + secrets.token_urlsafe(30)
+        with transaction.atomic():
+            cls.objects.filter(user=user).delete()
+            cls.objects.create(user=user, digest=cls.digest_of(token))
+        return token
+
+
+class LoginFailure(models.Model):
+    """A failed login, for the rate limit (by account and by address)."""
+
+    username = models.CharField(max_length=150, db_index=True)
+    address = models.CharField(max_length=64, db_index=True)
+    when = models.DateTimeField(default=timezone.now, db_index=True)
+
+    #: At most this many failures in WINDOW, per account and per address, before logins are refused.
+    LIMIT = 5
+    WINDOW = dt.timedelta(minutes=15)
+
+    @classmethod
+    def too_many(cls, username: str, address: str) -> bool:
+        since = timezone.now() - cls.WINDOW
+        recent = cls.objects.filter(when__gte=since)
+        return (recent.filter(username=username).count() >= cls.LIMIT
+                or recent.filter(address=address).count() >= 4 * cls.LIMIT)
+
+    @classmethod
+    def forget(cls, username: str) -> None:
+        cls.objects.filter(Q(username=username) | Q(when__lt=timezone.now() - cls.WINDOW)).delete()

@@ -1,0 +1,328 @@
+"""The contest server, run for real: ``arena contest new``, ``arena serve`` (gunicorn and the runner), a
+client over HTTP, on SQLite and on a real PostgreSQL server.  Each attack is written as the attacker
+would try it, before the defence: another contestant's numbers, the organiser's forms, forged forms
+without their CSRF token, hostile uploads, a flood of uploads and logins."""
+
+from __future__ import annotations
+
+import html
+import io
+import os
+import re
+import signal
+import tarfile
+import time
+import zipfile
+
+import pytest
+from contest_site import PASSWORD, ROOT, Client, Database, Site, arena, submission_number
+
+pytest.importorskip("django")
+
+GOOD = (ROOT / "bots" / "random.py").read_bytes()
+# Writes a move no board allows: the check says illegal, with the rule.
+ILLEGAL = b"open('game.out', 'w').write('1\\n999 999\\n')\n"
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def database(request):
+    found = Database(request.param)
+    yield found
+    found.drop()
+
+
+@pytest.fixture(scope="module")
+def site(database, tmp_path_factory):
+    made = Site(tmp_path_factory.mktemp("contest") / "c", database).start()
+    yield made
+    made.stop()
+
+
+def _contestant(site: Site, name: str) -> Client:
+    client = site.client()
+    answer = client.register(name)
+    assert answer.status == 200 and "My submissions" in answer.text, answer.text[:3000]
+    return client
+
+
+def test_a_contest_folder_keeps_its_secrets_to_its_owner(site):
+    assert (site.folder / "secret.key").stat().st_mode & 0o777 == 0o600
+    assert site.folder.stat().st_mode & 0o077 == 0
+    assert "organiser 'organiser' made" in site.made.stdout
+    assert PASSWORD not in site.made.stdout  # (given in a file: not printed)
+
+
+def test_a_submission_is_checked_and_its_first_moves_reported(site):
+    alice = _contestant(site, "alice")
+    number = submission_number(alice.upload("alice.py", GOOD))
+    page = site.wait_for(alice, number)
+    assert "<b>accepted</b>" in page.text, page.text
+    assert "board1" in page.text and "seat 2" in page.text
+    assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    home = alice.get("/")
+    assert "#" + str(number) in home.text and "entry" in home.text
+
+
+def test_an_illegal_first_move_is_refused_with_the_rule(site):
+    bob = _contestant(site, "bob")
+    page = site.wait_for(bob, submission_number(bob.upload("bob.py", ILLEGAL)))
+    assert "<b>refused</b>" in page.text
+    assert "illegal" in page.text
+
+
+def test_another_contestants_submission_is_not_found_by_its_number(site):
+    owner = _contestant(site, "owner")
+    number = submission_number(owner.upload("secret.py", GOOD))
+    thief = _contestant(site, "thief")
+    for path in (f"/submissions/{number}/", f"/submissions/{number}/games/0/"):
+        answer = thief.get(path)
+        assert answer.status == 404 and "secret" not in answer.text
+    # ... nor can it be made their entry, nor read through the API with their own token
+    assert thief.post(f"/submissions/{number}/entry/").status == 404
+    token = _token(thief)
+    api = Client(site.base).get(f"/api/submissions/{number}/", headers={"Authorization": f"Bearer {token}"})
+    assert api.status == 404
+    assert owner.get(f"/submissions/{number}/").status == 200
+
+
+def _token(client: Client) -> str:
+    page = client.post("/token/")
+    return re.search(r'<pre id="token">([^<]+)</pre>', page.text).group(1)
+
+
+def test_a_contestant_cannot_act_as_the_organiser(site):
+    mallory = _contestant(site, "mallory")
+    assert mallory.get("/organiser/").status == 404
+    for action, fields in (("release", {"release": "all"}), ("close", {}), ("final", {}),
+                           ("disqualify", {"contestant": "1", "reason": "x"}), ("invite", {})):
+        assert mallory.post(f"/organiser/{action}/", fields).status == 404
+    assert "results released to: <b>hidden" in site.organiser().get("/organiser/").text
+    admin = mallory.get("/admin/")
+    assert "Log in" in admin.text and "Site administration" not in admin.text
+
+
+def test_every_form_refuses_a_request_without_its_csrf_token(site):
+    organiser = site.organiser()
+    contestant = _contestant(site, "forger")
+    forged = [(organiser, "/organiser/release/", {"release": "all"}), (organiser, "/organiser/close/", {}),
+              (contestant, "/submissions/", {}), (contestant, "/token/", {}), (contestant, "/logout/", {}),
+              (site.client(), "/login/", {"username": "organiser", "password": PASSWORD}),
+              (site.client(), "/register/", {"username": "nocsrf", "password": "contestant-password-1"})]
+    for client, path, fields in forged:
+        answer = client.post(path, fields, csrf=False)
+        assert answer.status == 403, (path, answer.status)
+        # ... nor with a token of another session
+        answer = client.post(path, {**fields, "csrfmiddlewaretoken": "x" * 64}, csrf=False)
+        assert answer.status == 403, (path, answer.status)
+    assert "results released to: <b>hidden" in organiser.get("/organiser/").text
+
+
+def test_hostile_uploads_are_refused_with_what_is_wrong(site):
+    eve = _contestant(site, "eve")
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        info = tarfile.TarInfo("../../evil.py")
+        info.size = len(GOOD)
+        archive.addfile(info, io.BytesIO(GOOD))
+    answer = eve.upload("evil.tar.gz", buffer.getvalue())
+    assert answer.status == 200 and "evil.py" in answer.text and "/submissions/" not in answer.url
+    assert not (site.folder.parent / "evil.py").exists()
+    too_big = eve.upload("big.py", b"#" * (2**20 + 1))
+    assert "big.py" in too_big.text or "1 MiB" in too_big.text or "too big" in too_big.text
+    # (Django's parser keeps only the printable characters of a file name, and its last part)
+    for name in ("\x1b[31mred.py", "\u202eyp.evil.py", "../../up.py"):
+        answer = eve.upload(name, GOOD)
+        assert "\x1b" not in answer.text and "\u202e" not in answer.text and "../" not in answer.text
+
+
+def test_names_and_outputs_a_contestant_controls_are_escaped(site):
+    mark = _contestant(site, "marker")
+    script = GOOD + b"\nimport sys\nprint('<script>alert(1)</script>\\x1b[2J', file=sys.stderr)\nsys.exit(3)\n"
+    page = site.wait_for(mark, submission_number(mark.upload("x.py", script)))
+    assert "crash" in page.text and "&lt;script&gt;alert(1)" in page.text
+    assert "<script>alert" not in page.text and "\x1b" not in page.text
+    bad = site.client().register("<b>x</b>")
+    assert bad.status == 400 and "<b>x</b>" not in bad.text
+
+
+def test_a_flood_of_uploads_stops_at_the_hourly_limit(site):
+    flood = _contestant(site, "flood")
+    answers = [flood.upload(f"f{n}.py", GOOD + f"# {n}\n".encode()) for n in range(11)]
+    assert all("/submissions/" in answer.url for answer in answers[:10])
+    assert "At most 10 submissions an hour" in answers[10].text
+
+
+def test_logins_are_rate_limited(site):
+    _contestant(site, "victim")
+    guesser = site.client()
+    statuses = [guesser.login("victim", f"wrong-{n}").status for n in range(6)]
+    assert statuses[:5] == [403] * 5 and statuses[5] == 429
+    assert guesser.login("victim", "contestant-password-1").status == 429  # (even the right one, for a while)
+
+
+def test_the_command_line_submits_with_a_token_from_the_environment(site, tmp_path):
+    carol = _contestant(site, "carol")
+    token = _token(carol)
+    bot = tmp_path / "carolbot.py"
+    bot.write_bytes(GOOD)
+    done = arena("submit", site.base, str(bot), "--wait", env={**os.environ, "ARENA_TOKEN": token}, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "is accepted" in done.stdout and "board1" in done.stdout
+    refused = arena("submit", site.base, str(bot), env={**os.environ, "ARENA_TOKEN": "arena_wrong"}, check=False)
+    assert refused.returncode == 2 and "401" in refused.stderr
+    none = arena("submit", site.base, str(bot), env={k: v for k, v in os.environ.items() if k != "ARENA_TOKEN"},
+                 check=False)
+    assert none.returncode == 2 and "ARENA_TOKEN" in none.stderr
+
+
+def test_a_second_server_of_one_contest_is_refused(site):
+    second = arena("serve", str(site.folder), "--port", "1", check=False)
+    assert second.returncode == 2 and "another arena serve" in second.stderr
+
+
+def test_arena_check_for_a_contest_says_what_the_server_says(site, tmp_path):
+    bot = tmp_path / "offline.py"
+    bot.write_bytes(ILLEGAL)
+    done = arena("check", str(bot), "--contest", str(site.folder), check=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    contestant = _contestant(site, "offline")
+    page = site.wait_for(contestant, submission_number(contestant.upload("offline.py", ILLEGAL)))
+    report = page.text.split('<pre id="report">')[1].split("</pre>")[0]
+    same = re.compile(r"cpu \d+\.\d+ s")  # (the only difference: the CPU time of each run)
+    assert same.sub("cpu _ s", html.unescape(report)).strip() == same.sub("cpu _ s", done.stdout).strip()
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_folder_bot_in_a_zip_is_accepted(site):
+    zoe = _contestant(site, "zoe")
+    page = site.wait_for(zoe, submission_number(zoe.upload("zoebot.zip", _zip({"zoebot/main.py": GOOD}))))
+    assert "<b>accepted</b>" in page.text
+
+
+def test_the_final_and_its_results_released_in_stages(site):
+    organiser = site.organiser()
+    alice, bob = site.client(), site.client()
+    assert alice.login("alice", "contestant-password-1").status == 200
+    assert bob.login("carol", "contestant-password-1").status == 200
+    started = organiser.post("/organiser/final/")
+    assert "starts after the deadline" in started.text
+    organiser.post("/organiser/close/")
+    assert alice.upload("late.py", GOOD).url.endswith("/")  # (refused: closed)
+    organiser.post("/organiser/final/")
+    deadline = time.monotonic() + 300
+    while "final-state\">done" not in (page := organiser.get("/organiser/")).text:
+        assert time.monotonic() < deadline and "final-state\">failed" not in page.text, page.text[-3000:]
+        time.sleep(1)
+    assert "not released" in alice.get("/results/").text
+    organiser.post("/organiser/release/", {"release": "own"})
+    own = alice.get("/results/")
+    assert "Your games" in own.text and "alice" in own.text
+    assert all("alice" in row for row in own.text.split("<tr>")[2:-1] if "board" in row)
+    organiser.post("/organiser/release/", {"release": "all"})
+    everyone = site.client().get("/results/")
+    assert everyone.status == 200 and "carol" in everyone.text and "alice" in everyone.text
+    game = everyone.text.split('href="/results/game/?id=')[1].split('"')[0]
+    replay = site.client().get(f"/results/game/?id={game}")
+    assert replay.status == 200 and "sandbox allow-scripts" in replay.headers["Content-Security-Policy"]
+    # the final is an ordinary results folder
+    shown = arena("show", str(site.folder / "results" / "final"))
+    assert "alice" in shown.stdout and "carol" in shown.stdout
+
+
+@pytest.mark.parametrize("kind", ["sqlite"])
+def test_a_server_killed_mid_check_checks_it_again_when_started(kind, tmp_path):
+    site = Site(tmp_path / "c", Database(kind)).start()
+    try:
+        slow = _contestant(site, "slow")
+        number = submission_number(slow.upload("slow.py", GOOD + b"\nimport time\ntime.sleep(0.5)\n"))
+        deadline = time.monotonic() + 60
+        while "checking" not in slow.get(f"/submissions/{number}/").text:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        os.kill(site.process.pid, signal.SIGKILL)  # the server alone: its site and runner die with it
+        site.process.wait()
+        time.sleep(1)
+        site.start()
+        again = site.client()
+        assert again.login("slow", "contestant-password-1").status == 200
+        assert "<b>accepted</b>" in site.wait_for(again, number).text
+        assert "queued again" in site.messages()
+    finally:
+        site.stop()
+
+
+def test_bad_contest_configuration_is_named_by_file_and_key(tmp_path):
+    site = Site(tmp_path / "c", Database("sqlite"))
+    toml = site.folder / "contest.toml"
+    toml.write_text(toml.read_text().replace('feedback = "first-move"', 'feedback = "everything"'))
+    done = arena("serve", str(site.folder), check=False)
+    assert done.returncode == 2 and "contest.toml" in done.stderr and "feedback" in done.stderr
+    assert "'everything'" in done.stderr
+    again = arena("contest", "new", str(site.folder), "--sample-boards", "boards/group1", "--final-boards",
+                  "boards/group1", check=False)
+    assert again.returncode == 2 and "not an empty folder" in again.stderr
+
+
+def test_a_contest_needs_boards_that_exist(tmp_path):
+    done = arena("contest", "new", str(tmp_path / "c"), "--game", "paint", "--sample-boards", str(tmp_path / "none"),
+                 "--final-boards", "boards/group1", check=False)
+    assert done.returncode == 2 and "none" in done.stderr
+    assert not (tmp_path / "c").exists()
+
+
+def test_export_and_import_carry_every_submission_and_account(site, tmp_path):
+    archive = tmp_path / "contest.tar.gz"
+    arena("contest", "export", str(site.folder), str(archive))
+    assert archive.stat().st_mode & 0o077 == 0
+    moved = tmp_path / "moved"
+    arena("contest", "import", str(archive), str(moved))
+    assert (moved / "secret.key").read_text() != (site.folder / "secret.key").read_text()
+    again = Site.__new__(Site)
+    again.folder, again.database, again.process = moved, Database("sqlite"), None
+    again.start()
+    try:
+        alice = again.client()
+        assert alice.login("alice", "contestant-password-1").status == 200
+        page = alice.get("/")
+        assert "alice.py" in page.text and "accepted" in page.text
+    finally:
+        again.stop()
+
+
+def test_a_server_killed_mid_final_resumes_it_with_every_game_once(tmp_path):
+    site = Site(tmp_path / "c", Database("sqlite")).start()
+    try:
+        slow = GOOD + b"\nimport time\ntime.sleep(0.3)\n"
+        for name in ("first", "second"):
+            client = _contestant(site, name)
+            assert "<b>accepted</b>" in site.wait_for(client, submission_number(client.upload(f"{name}.py", slow))).text
+        organiser = site.organiser()
+        organiser.post("/organiser/close/")
+        organiser.post("/organiser/final/")
+        games = site.folder / "results" / "final" / "games.jsonl"
+        deadline = time.monotonic() + 120
+        while not games.exists() or not games.read_bytes().count(b"\n"):
+            assert time.monotonic() < deadline, site.messages()[-3000:]
+            time.sleep(0.1)
+        os.kill(site.process.pid, signal.SIGKILL)
+        site.process.wait()
+        assert games.read_bytes().count(b"\n") < 8  # (killed mid-final)
+        time.sleep(1)
+        site.start()
+        organiser = site.organiser()
+        deadline = time.monotonic() + 180
+        while 'final-state">done' not in (page := organiser.get("/organiser/")).text:
+            assert time.monotonic() < deadline and 'final-state">failed' not in page.text, page.text[-3000:]
+            time.sleep(1)
+        ids = [line.split(b'"id":"')[1].split(b'"')[0] for line in games.read_bytes().splitlines()]
+        assert len(ids) == 8 == len(set(ids))
+        assert "resuming" in (site.folder / "results" / "final.log").read_text()
+    finally:
+        site.stop()
