@@ -82,7 +82,7 @@ RECOUNT = 5.0
 #: copy differs plays none of the client's games.
 CODE_PACKAGES = ("arena", "referees", "players", "generator")
 #: Folders of those packages that hold data, not code: the shipped games' bots, boards and rules
-#: (``referees.SHIPPED``: links in a checkout, copies in a wheel; each bot has its own hash), so that
+#: (``referees/shipped``: links in a checkout, copies in a wheel; each bot has its own hash), so that
 #: a checkout and a wheel of the same code hash alike.
 DATA_FOLDERS = frozenset({"shipped"})
 #: Seconds a fixed workload (``_reference_work``) takes on the reference machine (the one the figures

@@ -14,10 +14,11 @@ from referees.base import BadInput, BadOutput, Game, IllegalMove, Outcome, Refer
 
 __all__ = ["BadInput", "BadOutput", "Game", "IllegalMove", "Outcome", "Referee"]
 
-#: Where the arena's games find their rules text, example bots and boards: ``docs/``, ``bots/`` and
-#: ``boards/``.  In a checkout these are symbolic links to the repository's own folders; a wheel
-#: carries copies (package data, ``pyproject.toml``), so an installed arena needs no checkout.
-SHIPPED = Path(__file__).resolve().parent / "shipped"
+#: Where the arena's games find their rules text, example bots and boards (``docs/``, ``bots/``,
+#: ``boards/``).  ``referees/shipped/`` holds them: in a checkout as links to the repository's own
+#: folders, resolved here (so this is the repository's root, and paths read as they always have); in
+#: an installed wheel as copies (package data, ``pyproject.toml``), so that it needs no checkout.
+SHIPPED = (Path(__file__).resolve().parent / "shipped" / "docs").resolve().parent
 _ROOT = str(SHIPPED)
 
 PAINT = Game(
