@@ -81,6 +81,10 @@ RECOUNT = 5.0
 #: The arena's packages whose code decides a game (with the game's own: ``code_hash``): a worker whose
 #: copy differs plays none of the client's games.
 CODE_PACKAGES = ("arena", "referees", "players", "generator")
+#: Folders of those packages that hold data, not code: the shipped games' bots, boards and rules
+#: (``referees/shipped``: links in a checkout, copies in a wheel; each bot has its own hash), so that
+#: a checkout and a wheel of the same code hash alike.
+DATA_FOLDERS = frozenset({"shipped"})
 #: Seconds a fixed workload (``_reference_work``) takes on the reference machine (the one the figures
 #: of the README were measured on): a worker's speed is this over its own time.
 REFERENCE_SECONDS = 0.100
@@ -97,7 +101,8 @@ def code_hash(game: str) -> str:
     roots += [(folder.name, folder) for folder in games.package_folders([game]) if folder.is_dir()]
     for name, root in dict.fromkeys(roots):
         for path in sorted(root.rglob("*")):
-            if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
+            if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts \
+                    and DATA_FOLDERS.isdisjoint(path.relative_to(root).parts):
                 digest.update(f"{name}/{path.relative_to(root).as_posix()}\0".encode() + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
@@ -123,7 +128,7 @@ def missing_dask() -> str:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        return "Dask distributed is not installed: pip install 'arena[cluster]' (or pip install distributed)"
+        return "Dask distributed is not installed: pip install 'arena-tournaments[cluster]' (or pip install distributed)"
     return ""
 
 

@@ -38,7 +38,7 @@ class Installed:
 
     name: str
     value: str  # the entry point's "module:attribute"
-    package: str  # the distribution, e.g. "arena" or "arena-connect4"
+    package: str  # the distribution, e.g. "arena-tournaments" (the arena's own games) or "arena-connect4"
     version: str
 
     @functools.cached_property
@@ -141,7 +141,9 @@ def installed() -> dict[str, Installed]:
         dist = point.dist
         entry = Installed(point.name, point.value, dist.name if dist else "?", dist.version if dist else "?")
         other = found.setdefault(point.name, entry)
-        if other != entry and (other.package, other.value) != (entry.package, entry.value):
+        # One declaration met twice is one game: an install's metadata and a stale egg-info of the
+        # checkout on the path, under the distribution's name of today or of before ("arena").
+        if other.value != entry.value:
             raise GameError(f"two packages declare the game {point.name!r}: {other.package} {other.version} "
                             f"({other.value}) and {entry.package} {entry.version} ({entry.value}); "
                             "uninstall one (pip uninstall PACKAGE)")

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 
+from referees import SHIPPED
 from referees.paint import EMPTY, PAINTED, PaintMove, PaintState, board_text
 
 WIN, DRAW, LOSS = 1, 0, -1
@@ -834,7 +835,7 @@ def _model_win(pos: Position, moves: list[tuple[int, int, int]], exact: Solver, 
 # ---------------------------------------------------------------- arena solve
 #: The champion's C++ source: its ``--solve SECONDS`` mode is the same exact search as below,
 #: some 20 times faster; compiled on demand by ``engine()``.
-ENGINE_SOURCE = Path(__file__).resolve().parent.parent / "bots" / "strong" / "main.cpp"
+ENGINE_SOURCE = SHIPPED / "bots" / "strong" / "main.cpp"
 #: Boards the C++ engine takes (one 32-bit word per row); bigger ones are solved here.
 ENGINE_MAX_N = 31
 

@@ -14,7 +14,12 @@ from referees.base import BadInput, BadOutput, Game, IllegalMove, Outcome, Refer
 
 __all__ = ["BadInput", "BadOutput", "Game", "IllegalMove", "Outcome", "Referee"]
 
-_ROOT = str(Path(__file__).resolve().parent.parent)  # the repository: bots/, boards/, docs/
+#: Where the arena's games find their rules text, example bots and boards (``docs/``, ``bots/``,
+#: ``boards/``).  ``referees/shipped/`` holds them: in a checkout as links to the repository's own
+#: folders, resolved here (so this is the repository's root, and paths read as they always have); in
+#: an installed wheel as copies (package data, ``pyproject.toml``), so that it needs no checkout.
+SHIPPED = (Path(__file__).resolve().parent / "shipped" / "docs").resolve().parent
+_ROOT = str(SHIPPED)
 
 PAINT = Game(
     referee="referees.paint:PaintReferee", view="views.paint:View", generator="generator.paint",

@@ -300,6 +300,24 @@ def _copy_of_the_arena(folder: Path, change: str) -> Path:
     return folder
 
 
+def test_the_shipped_files_as_copies_hash_as_the_checkouts_links(tmp_path):
+    """A wheel carries referees/shipped/ (the games' bots, boards, rules) as files where a checkout has
+    links: the same code must hash alike (a worker installed from a wheel plays for a checkout)."""
+    def code_hash(cwd: Path) -> str:
+        script = ("import referees; from arena.cluster import code_hash; "
+                  "print(code_hash('paint'), referees.__file__)")
+        done = subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True, text=True,
+                              check=True)
+        digest, module = done.stdout.split()
+        assert module.startswith(str(cwd)), module  # that copy's code
+        return digest
+
+    copied = _copy_of_the_arena(tmp_path / "copy", "")
+    shipped = copied / "referees" / "shipped" / "bots"
+    assert shipped.is_dir() and not shipped.is_symlink()  # (copytree copies what a link points to)
+    assert code_hash(copied) == code_hash(REPO)
+
+
 def test_a_worker_with_other_code_is_set_aside_and_the_others_play_its_games(own_cluster, tmp_path):
     other = _copy_of_the_arena(tmp_path / "other", "\n# a rule changed on this machine\n")
     own_cluster.start(workers=0)

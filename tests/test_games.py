@@ -38,7 +38,8 @@ def test_the_arenas_own_games_are_listed_with_their_package(tmp_path):
     listed = _arena("games")
     assert listed.returncode == 0, listed.stderr
     for game in ("paint", "tictactoe3d", "match3", "threes", "crossword-pve", "crossword-pvp"):
-        assert any(line.split()[0] == game and "arena 0.1.0" in line for line in listed.stdout.splitlines())
+        assert any(line.split()[0] == game and "arena-tournaments 0.1.0" in line
+                   for line in listed.stdout.splitlines())
 
 
 def test_a_game_that_does_not_load_is_listed_with_its_error_and_stops_nothing_else(tmp_path):
@@ -62,8 +63,18 @@ def test_two_packages_declaring_one_game_is_an_error_naming_both(tmp_path):
     listed = _arena("games", site=site)
     assert listed.returncode == 2
     assert "two packages declare the game 'paint'" in listed.stderr
-    assert "arena-other-paint 1.5" in listed.stderr and "arena 0.1.0" in listed.stderr
+    assert "arena-other-paint 1.5" in listed.stderr and "arena-tournaments 0.1.0" in listed.stderr
     assert "Traceback" not in listed.stderr
+
+
+def test_one_declaration_met_twice_is_one_game(tmp_path):
+    """A checkout's stale metadata of the distribution's old name ("arena": an egg-info left by an
+    editable install before the rename) declares the same games: no conflict."""
+    site = tmp_path / "site"
+    _distribution(site, "arena", "0.1.0", {"paint": "referees:PAINT"}, {})
+    listed = _arena("games", site=site)
+    assert listed.returncode == 0, listed.stderr
+    assert any(line.split()[0] == "paint" for line in listed.stdout.splitlines())
 
 
 def test_a_declaration_that_is_not_a_game_is_reported(tmp_path):

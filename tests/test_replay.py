@@ -102,7 +102,7 @@ def tournaments(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for game, (bot, board) in solo.items():
         players = [_copy(ROOT / bot, bots / game, n) for n in ("random.py", "lucky.py")]
         found[game] = _tournament(base, game, players, [_copy(ROOT / board, boards / game, "board1.in")])
-    assert set(found) == {name for name, game in games.installed().items() if game.package == "arena"}
+    assert set(found) == {name for name, game in games.installed().items() if game.package == "arena-tournaments"}
     return found
 
 

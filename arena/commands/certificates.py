@@ -47,7 +47,7 @@ def main(args: argparse.Namespace) -> int:
         from cryptography.hazmat.primitives.asymmetric import ec
         from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
     except ImportError:
-        raise ArenaError("making certificates needs the 'cryptography' package: pip install 'arena[cluster]'") from None
+        raise ArenaError("making certificates needs the 'cryptography' package: pip install 'arena-tournaments[cluster]'") from None
     folder = Path(args.folder)
     paths = {name: folder / file for name, file in FILES.items()}
     if existing := [str(path) for path in paths.values() if path.exists()]:

@@ -249,11 +249,12 @@ DEMO = {"rita": "bots/random.py", "greta": "bots/greedy.py", "sergei": "bots/sea
 
 def demo_main(args: argparse.Namespace) -> int:
     from arena.commands import serve
+    from referees import SHIPPED as root  # (the shipped bots and boards: in a checkout and in a wheel)
 
-    root = Path(__file__).resolve().parents[2]
     missing = [path for path in DEMO.values() if not (root / path).exists()]
     if missing or not (root / "boards" / "group1").is_dir():
-        raise ArenaError("the demo needs the repository's shipped bots and boards (run it from a checkout)")
+        raise ArenaError(f"the demo needs the arena's shipped bots and boards, which {str(root)!r} lacks: "
+                         "reinstall the arena")
     made = argparse.Namespace(folder=args.folder, game="paint", sample_boards=[str(root / "boards" / "group1")],
                               final_boards=[str(root / "boards" / "group2")], house=None, title="Demo contest",
                               deadline=None, feedback="first-move", registration="open", admin="organiser",

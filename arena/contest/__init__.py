@@ -24,7 +24,8 @@ def missing_django() -> str | None:
         import jinja2  # noqa: F401
         import whitenoise  # noqa: F401
     except ImportError as exc:
-        return f"the contest server needs the 'server' extra ({exc.name} is missing): pip install -e '.[server]'"
+        return (f"the contest server needs the 'server' extra ({exc.name} is missing): "
+                "pip install 'arena-tournaments[server]' (in a checkout: pip install -e '.[server]')")
     return None
 
 
