@@ -268,19 +268,19 @@ def main() -> int:
     runner = ContestRunner(Path(os.environ["ARENA_CONTEST"]))
 
     def stop(signum, frame):
-        # At once, even mid-check: the job stays "running" in the database, and the next runner runs it
-        # again; the bot's sandbox is killed on the way out (the check's own cleanup, then close_kept).
+        # At once, even mid-check or mid-write: the job stays "running" in the database (a transaction
+        # cut short is rolled back), and the next runner runs it again. The bots' sandboxes die with this
+        # process (bubblewrap's --die-with-parent); the kept ones are killed first. No Python clean-up
+        # runs (a SystemExit raised here could land inside logging's or the database's locks and hang).
+        from arena.sandbox import close_kept
+
         runner.stopping.set()
-        raise SystemExit(0)
+        close_kept()
+        os._exit(0)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    try:
-        runner.serve()
-    finally:
-        from arena.sandbox import close_kept
-
-        close_kept()
+    runner.serve()
     return 0
 
 
