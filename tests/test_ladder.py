@@ -94,9 +94,8 @@ def test_an_entry_that_faults_in_each_of_its_last_games_is_paused():
     rng = random.Random(11)
     strengths = {k: 0.0 for k in range(1, 5)}
     games = _round(strengths, [], rng, 30, count=2, faulty=frozenset({4}))
-    assert ladder.paused(4, games, 6) == ["crash"] * 6
-    assert ladder.paused(1, games, 6) == []
-    assert ladder.paused(4, games[:3], 6) == []  # (too few games yet)
+    assert ladder.paused(games, 6) == {4: ["crash"] * 6}
+    assert ladder.paused(games[:3], 6) == {}  # (too few games yet)
 
 
 def test_the_ladder_configuration_is_read_and_checked(tmp_path: Path):

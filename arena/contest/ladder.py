@@ -161,13 +161,17 @@ def estimates(entries: Iterable[int], games: Iterable[Game]) -> dict[int, Estima
     return {key: Estimate(float(elo[k]), float(sd[k]), int(games_of[k])) for k, key in enumerate(keys)}
 
 
-def paused(entry: int, games: Sequence[Game], after: int) -> list[str]:
-    """The verdicts of ``entry``'s last ``after`` games if its bot faulted in each of them (it is
-    paused), else ``[]``.  ``games`` in the order they were played."""
-    last = [game for game in games if entry in (game.first, game.second)][-after:]
-    if len(last) < after or any(game.fault != entry for game in last):
-        return []
-    return [game.verdict or "fault" for game in last]
+def paused(games: Sequence[Game], after: int) -> dict[int, list[str]]:
+    """The entries whose bot faulted in each of their last ``after`` games (they are paused), with
+    those games' verdicts; ``games`` in the order they were played."""
+    last: dict[int, list[Game]] = defaultdict(list)
+    for game in games:
+        for entry in (game.first, game.second):
+            last[entry].append(game)
+            if len(last[entry]) > after:
+                del last[entry][0]
+    return {entry: [game.verdict or "fault" for game in mine] for entry, mine in last.items()
+            if len(mine) == after and all(game.fault == entry for game in mine)}
 
 
 def plan(entries: Sequence[int], games: Sequence[Game], boards: Sequence[str], count: int,
