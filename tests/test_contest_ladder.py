@@ -8,30 +8,12 @@ import re
 import time
 
 import pytest
-from contest_site import ROOT, Client, Database, Site, submission_number
+from contest_site import ROOT, Client, Database, Site, ladder_site, submission_number
 
 pytest.importorskip("django")
 
 RANDOM = (ROOT / "bots" / "random.py").read_bytes()
 GREEDY = (ROOT / "bots" / "greedy.py").read_bytes()
-LADDER = """
-[ladder]
-enabled = true
-games = 2
-visible = {visible}
-pause_after = 6
-"""
-
-
-def ladder_site(folder, database: Database, visible: bool) -> Site:
-    """A contest with the ladder on (``visible``: the standings shown to everyone), served."""
-    site = Site(folder, database)
-    toml = site.folder / "contest.toml"
-    text = toml.read_text()
-    toml.write_text(text[:text.index("[ladder]")] + LADDER.format(visible=str(visible).lower()))
-    return site.start()
-
-
 def contestant(site: Site, name: str, bot: bytes) -> tuple[Client, int]:
     client = site.client()
     assert client.register(name).status == 200
