@@ -15,8 +15,9 @@ outweigh the games themselves.
 **Matchmaking** (``plan``) picks, again and again, the entry that needs a game most, then the
 opponent against whom a game tells the most:
 
-- *need*: the entry's working uncertainty over that of its neighbours in the table (a new entry's is
-  wide, so it plays first and most, until it is as narrow as theirs), plus how long it has waited;
+- *need*: an entry that has not played yet comes first; then the entry's working uncertainty over
+  that of its neighbours in the table (a new entry's is wide, so it plays most, until it is as narrow
+  as theirs), plus how long it has waited;
 - *opponent*: the expected information of the game, largest for close ratings and wide intervals;
   opponents on the side (above or below) it has met less lately are preferred, so that it meets both
   sides of a gap; a pair that played recently is not played again while others wait, and pairs that
@@ -228,14 +229,18 @@ class _History:
 
     def needs(self, known: dict[int, Estimate]) -> dict[int, float]:
         """How much each entry needs a game: its uncertainty over the median of its neighbours' in the
-        table (those that have played), plus how many pairs it has waited, per half the entries."""
+        table (those that have played), plus how many pairs it has waited, per half the entries; an
+        entry that has not played yet needs it most."""
         ranked = sorted(self.keys, key=lambda key: (known[key].elo, key))
         found = {}
         for at, entry in enumerate(ranked):
             near = sorted(known[key].sd for key in ranked[max(0, at - NEIGHBOURS):at + NEIGHBOURS + 1]
                           if key != entry and known[key].games)
             reference = near[len(near) // 2] if near else known[entry].sd
-            waited = self.now - self.last.get(entry, self.now)
+            if entry not in self.last:
+                found[entry] = math.inf  # (its first game comes before anyone's next one)
+                continue
+            waited = self.now - self.last[entry]
             found[entry] = known[entry].sd / reference + waited / max(1, len(self.keys) / 2)
         return found
 
