@@ -143,9 +143,13 @@ class LadderPlayer:
         from arena.contest import site
         from arena.sandbox import prepare_bot_in
 
-        source = next((self.folder / site.BOTS / str(entry)).iterdir())
-        prepared = prepare_bot_in(self.runner.sandbox, source, self.folder / "ladder" / "bots",
-                                  self.runner.compilers)
+        unpacked = self.folder / site.BOTS / str(entry)
+        found = sorted(unpacked.iterdir()) if unpacked.is_dir() else []
+        if not found:
+            prepared = Excluded(unpacked, "its unpacked files are missing (check it again to unpack them)")
+        else:
+            prepared = prepare_bot_in(self.runner.sandbox, found[0], self.folder / "ladder" / "bots",
+                                      self.runner.compilers)
         if isinstance(prepared, Excluded):
             log.error("runner: the ladder leaves out entry #%d: it cannot be prepared: %s", entry, prepared.reason)
             self.broken[entry] = prepared.reason
