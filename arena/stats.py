@@ -495,7 +495,7 @@ def profile_intervals(scores: np.ndarray, games: np.ndarray, confidence: float =
 
 
 def rate(n: int, clusters: Sequence[Cluster], *, confidence: float = 0.95, replicates: int = REPLICATES,
-         seed: int = 1) -> list[Rating]:
+         seed: int = 1, prior: float = PRIOR_DRAWS) -> list[Rating]:
     """Ratings of players 0..n-1 from their clusters of games: the joint fit
     (``fit_elo``); as interval, the union of a percentile interval from
     ``replicates`` bootstrap resamplings of whole clusters within each pair of
@@ -505,18 +505,19 @@ def rate(n: int, clusters: Sequence[Cluster], *, confidence: float = 0.95, repli
     superiority of each player over the next one in rating order: the share
     of replicates in which it rates higher (ties count half), given only when
     both have played LOS_MIN_PAIRS clusters.  Seeded, so the same clusters in
-    the same order give the same figures."""
+    the same order give the same figures.  ``prior``: the virtual draws added
+    to every pair of players (a sparse field, as a ladder's, wants fewer)."""
     import numpy as np
 
     scores, games = _tables(n, clusters)
-    elo = fit_elo(scores, games)
+    elo = fit_elo(scores, games, prior)
     rng = np.random.default_rng(seed)
-    boot = np.concatenate([fit_elo(*_resample(n, clusters, min(CHUNK, replicates - start), rng))
+    boot = np.concatenate([fit_elo(*_resample(n, clusters, min(CHUNK, replicates - start), rng), prior)
                            for start in range(0, replicates, CHUNK)])
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
     if n > 1:
-        plow, phigh = profile_intervals(scores, games, confidence)
+        plow, phigh = profile_intervals(scores, games, confidence, prior)
         low, high = np.minimum(low, plow), np.maximum(high, phigh)
     played = [0] * n
     for c in clusters:

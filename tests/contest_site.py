@@ -216,3 +216,21 @@ class Site:
                 return page
             time.sleep(0.3)
         raise AssertionError(f"submission {number} still unchecked after {timeout} s:\n{self.messages()[-3000:]}")
+
+
+LADDER = """
+[ladder]
+enabled = true
+games = 2
+visible = {visible}
+pause_after = 6
+"""
+
+
+def ladder_site(folder: Path, database: Database, visible: bool) -> Site:
+    """A contest with its ladder on (``visible``: the standings shown to everyone), served."""
+    site = Site(folder, database)
+    toml = site.folder / "contest.toml"
+    text = toml.read_text()
+    toml.write_text(text[:text.index("[ladder]")] + LADDER.format(visible=str(visible).lower()))
+    return site.start()

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from contest_site import PASSWORD, ROOT, Database, Site
+from contest_site import PASSWORD, ROOT, Database, Site, ladder_site, submission_number
 
 pytest.importorskip("django")
 
@@ -106,3 +106,31 @@ def test_a_whole_contest_in_the_browser(contest, browser, tmp_path):
     visitor.wait_for_selector("#boards")
     _shoot(visitor, "replay", shots)
     assert not errors, errors
+
+
+def test_the_ladder_page_follows_the_games_as_they_are_recorded(browser, tmp_path):
+    site = ladder_site(tmp_path / "c", Database("sqlite"), visible=True)
+    try:
+        page = browser.new_context(viewport=SIZES["wide"]).new_page()
+        errors: list[str] = []
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.goto(site.base + "/ladder/")
+        assert "No entry on the ladder yet" in page.inner_text("#standings")
+        page.evaluate("window.notReloaded = true")
+        for name, bot in (("ivy", "random.py"), ("jon", "greedy.py"), ("kim", "random.py")):
+            client = site.client()
+            client.register(name)
+            site.wait_for(client, submission_number(client.upload(bot, (ROOT / "bots" / bot).read_bytes())))
+        # the page, never reloaded, shows the entries, then their ratings, then the ratings moving
+        page.wait_for_selector("#entry-2 .elo", timeout=120_000)
+        first = page.inner_text("#standings")
+        page.wait_for_function("first => document.querySelector('#standings').innerText !== first", arg=first,
+                               timeout=120_000)
+        page.wait_for_selector("#plot polyline")
+        shots = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path / "shots")
+        shots.mkdir(parents=True, exist_ok=True)
+        _shoot(page, "ladder", shots)
+        assert page.evaluate("window.notReloaded === true")
+        assert not errors, errors
+    finally:
+        site.stop()

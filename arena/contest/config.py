@@ -62,6 +62,17 @@ class Final:
 
 
 @dataclass(frozen=True)
+class Ladder:
+    """The ladder during the round: rated games among the entries, on the runner's spare time."""
+
+    enabled: bool = False
+    boards: tuple[str, ...] = ()  # board files or folders, under the contest folder; () is boards/sample
+    games: int = 2  # ladder games the runner plays each time it finds no check queued (a pair: both seats)
+    visible: bool = True  # the standings shown to every contestant during the round (else each sees their own)
+    pause_after: int = 6  # an entry that faults in each of its last this many ladder games is paused
+
+
+@dataclass(frozen=True)
 class Contest:
     """``contest.toml``, checked."""
 
@@ -75,6 +86,7 @@ class Contest:
     limits: Limits = field(default_factory=Limits)
     submissions: Submissions = field(default_factory=Submissions)
     final: Final = field(default_factory=Final)
+    ladder: Ladder = field(default_factory=Ladder)
 
     @property
     def sample_boards(self) -> Path:
@@ -83,6 +95,11 @@ class Contest:
     @property
     def final_boards(self) -> Path:
         return self.folder / FINAL_BOARDS
+
+    @property
+    def ladder_boards(self) -> list[Path]:
+        """Where the ladder's boards are: ``[ladder] boards`` under the folder, else the sample boards."""
+        return [self.folder / given for given in self.ladder.boards] or [self.sample_boards]
 
     def refusal(self, language: str | None) -> str:
         """Why a bot of ``language`` is refused by this contest ("" if it is not)."""
@@ -128,8 +145,12 @@ def parse(data: dict[str, Any], folder: Path, where: str) -> Contest:
         limits=top.table("limits").fill(Limits),
         submissions=top.table("submissions").fill(Submissions),
         final=top.table("final").fill(Final),
+        ladder=top.table("ladder").fill(Ladder),
     )
     top.done()
+    for given in contest.ladder.boards:
+        if Path(given).is_absolute() or ".." in Path(given).parts:
+            raise ArenaError(f"{where}: ladder.boards has {given!r}; expected a path under the contest folder")
     if contest.final.system not in SYSTEMS:
         raise ArenaError(f"{where}: final.system is {contest.final.system!r}; expected one of {', '.join(SYSTEMS)}")
     return contest
@@ -201,6 +222,10 @@ class _Table:
         if value is default:
             return value
         declared = str(declared)
+        if declared.startswith("bool"):
+            if not isinstance(value, bool):
+                raise self._bad(key, value, "true or false")
+            return value
         if declared.startswith("tuple"):
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
                 raise self._bad(key, value, "a list of strings")
@@ -263,6 +288,18 @@ per_day = {Submissions.per_day}
 # cluster: a Dask scheduler's address to play it on (arena run --cluster), "" for this machine.
 system = "round-robin"
 cluster = ""
+
+[ladder]
+# Rated games among the entries during the round, on the runner's time the checks leave (checks go first):
+# each entry plays the others on these boards (under the folder; empty: boards/sample), in both seats, with
+# the limits above; "games" is how many the runner plays before it looks at its queue again. visible: every
+# contestant sees the standings (false: each sees only their own entry's line). pause_after: an entry that
+# faults in each of its last this many ladder games is paused until its author submits another.
+enabled = false
+boards = []
+games = {Ladder.games}
+visible = true
+pause_after = {Ladder.pause_after}
 '''
 
 

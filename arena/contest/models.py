@@ -259,3 +259,65 @@ class LoginFailure(models.Model):
     @classmethod
     def forget(cls, username: str) -> None:
         cls.objects.filter(Q(username=username) | Q(when__lt=timezone.now() - cls.WINDOW)).delete()
+
+
+class LadderGame(models.Model):
+    """One game of the ladder (arena.contest.ladder): the submissions that played it, pinned, so that
+    what a rating was computed from never changes under it, and its record as ``arena.match.play``
+    returned it (the replay is drawn from it)."""
+
+    pair = models.PositiveIntegerField(db_index=True)
+    """The number of its pair (one board played twice, the seats swapped: the rating fit's unit),
+    numbered as pairs are recorded; both games of a pair are written in one transaction."""
+    first = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="+")
+    """The submission in the first seat."""
+    second = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="+")
+    """The submission in the second seat."""
+    board = models.CharField(max_length=255)
+    """The board's name (as the record gives it)."""
+    score = models.FloatField()
+    """The first seat's score: 1 a win, 0.5 a draw, 0 a loss."""
+    fault = models.ForeignKey(Submission, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    """The submission whose bot faulted (and so lost), if one did."""
+    verdict = models.CharField(max_length=32, blank=True, default="")
+    """That fault's verdict (time-limit, crash, no-output, bad-output, illegal...)."""
+    record = models.JSONField()
+    """The game's record, as arena.match.play returned it."""
+    finished = models.DateTimeField(default=timezone.now, db_index=True)
+    """When it was recorded."""
+
+    class Meta:
+        ordering = ("pair", "id")
+
+    def __str__(self) -> str:
+        return f"ladder game #{self.pk} (pair {self.pair})"
+
+    @classmethod
+    def games(cls) -> list:
+        """Every ladder game as the ratings and the matchmaking read it (``ladder.Game``), in order."""
+        from arena.contest.ladder import Game
+
+        fields = ("pair", "first_id", "second_id", "score", "board", "fault_id", "verdict")
+        return [Game(*row) for row in cls.objects.order_by("pair", "id").values_list(*fields)]
+
+
+class LadderSnapshot(models.Model):
+    """The ladder's standings as fitted at one moment; the latest is what the ladder page shows, the
+    others (thinned as the round goes on) are the plot of each entry's rating over time."""
+
+    taken = models.DateTimeField(default=timezone.now, db_index=True)
+    """When they were fitted."""
+    games = models.PositiveIntegerField()
+    """How many ladder games had been recorded then."""
+    lines = models.JSONField()
+    """The standings of the current entries, best first, then those not rated yet (elo null):
+    [{"entry", "elo", "low", "high", "games", "los", "paused"}] (entry: a submission's number; los: the
+    likelihood that it is stronger than the next, or null; paused: the verdicts of the faults that
+    paused it, or [])."""
+
+    class Meta:
+        ordering = ("-taken", "-id")
+
+    @classmethod
+    def latest(cls) -> LadderSnapshot | None:
+        return cls.objects.order_by("-taken", "-id").first()

@@ -82,3 +82,27 @@ def results_visible(user, state: ContestState | None = None) -> str:
 def may_see_game(user, seats: list[str], visible: str) -> bool:
     """Whether ``user`` may see a final's game between ``seats`` (names, as the bots play)."""
     return visible == "all" or (visible == "own" and user.username in seats)
+
+
+def ladder_visible(user) -> str:
+    """What of the ladder's standings ``user`` may see: "all", "own" (their own entry's line: the
+    configuration hides the standings during the round) or "" (nothing: the ladder is off, or the
+    standings are hidden and they are no contestant)."""
+    ladder = contest().ladder
+    if not ladder.enabled:
+        return ""
+    if is_organiser(user) or ladder.visible:
+        return "all"
+    return "own" if user.is_authenticated else ""
+
+
+def ladder_game_for(user, number: int):
+    """The ladder game ``number`` if ``user`` may see its replay (an author of one of its two
+    submissions, or the organiser); else 404, as for a game that does not exist."""
+    from arena.contest.models import LadderGame
+
+    game = LadderGame.objects.select_related("first", "second").filter(pk=number).first()
+    if game is None or not (is_organiser(user) or (user.is_authenticated and user.pk in (
+            game.first.author_id, game.second.author_id))):
+        raise Http404("no such game")
+    return game

@@ -1,6 +1,7 @@
 """The contest's runner: the one process that runs bots.  The web processes write jobs; the runner
 takes them one at a time (checks before the final), runs them with the arena's own pieces and writes
-each job's effect in the transaction that marks it done.
+each job's effect in the transaction that marks it done; when none waits, it plays the ladder's next
+games (``ladder_runner``).
 
 A check unpacks the upload (``uploads.unpack``) and runs ``arena.check.check`` in the sandbox with the
 contest's limits: the same code and the same limits as ``arena check --contest`` on a laptop.  The
@@ -50,6 +51,9 @@ class ContestRunner:
         self._sandbox = None
         self._house = None
         self.stopping = threading.Event()
+        from arena.contest.ladder_runner import LadderPlayer
+
+        self.ladder = LadderPlayer(self)
 
     # -- what every check shares, made at the first check
     @property
@@ -100,7 +104,8 @@ class ContestRunner:
             close_old_connections()
             job = Job.objects.claim(self.holder)
             if job is None:
-                self.stopping.wait(IDLE)
+                if not self.ladder.turn():  # (the ladder plays only when no job waits)
+                    self.stopping.wait(IDLE)
                 continue
             self.run(job)
 

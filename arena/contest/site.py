@@ -12,6 +12,7 @@ A contest folder::
     bots/               each submission unpacked, under its number (only the runner reads it)
     checks/             each check's copies of bots and builds
     results/final/      the final's results folder (arena show, report, replay, rerun work on it)
+    ladder/             the ladder's copies of the entries and their builds (its games are rows)
     serve.lock          held by the one 'arena serve' of this contest
 """
 

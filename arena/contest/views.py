@@ -131,8 +131,11 @@ def _username_problem(username: str) -> str:
 def dashboard(request: HttpRequest) -> HttpResponse:
     contestant = _contestant(request)
     mine = Submission.objects.filter(author=request.user)
+    from arena.contest import ladder_pages
+
     return _page(request, "dashboard.html", submissions=mine[:200], entry=contestant.current_entry(),
-                 chosen=contestant.entry_id, contestant=contestant, limits=can.contest().submissions)
+                 chosen=contestant.entry_id, contestant=contestant, limits=can.contest().submissions,
+                 ladder=ladder_pages.mine(request.user))
 
 
 def _contestant(request: HttpRequest) -> Contestant:
@@ -304,6 +307,44 @@ def _api_view(request: HttpRequest, found: Submission) -> dict:
     return {"id": found.pk, "name": found.name, "sha256": found.sha256, "size": found.size,
             "status": found.status, "message": found.message, "report": _report_text(found.report or {}),
             "url": request.build_absolute_uri(f"/submissions/{found.pk}/")}
+
+
+# ------------------------------------------------------------------------------------------- ladder
+def ladder(request: HttpRequest) -> HttpResponse:
+    from arena.contest import ladder_pages
+
+    found = ladder_pages.context(request.user)
+    if not found["visible"]:
+        return _page(request, "message.html", status=404 if not can.contest().ladder.enabled else 403,
+                     title="Ladder", text="There is no ladder in this contest." if not can.contest().ladder.enabled
+                     else "The ladder's standings are shown to contestants only: log in.")
+    return _page(request, "ladder.html", **found)
+
+
+@require_GET
+def ladder_data(request: HttpRequest) -> HttpResponse:
+    """The ladder page's live part, for its script: the version of the standings, and, when it is not
+    the one the page has (``?since=``), the standings as data and as the page's HTML."""
+    from django.template.loader import render_to_string
+
+    from arena.contest import ladder_pages
+
+    found = ladder_pages.context(request.user)
+    if not found["visible"]:
+        return JsonResponse({"error": "the ladder is not shown to you"}, status=403)
+    answer = {"version": found["version"], "games": found["snapshot"].games if found["snapshot"] else 0}
+    if request.GET.get("since") != found["version"]:
+        answer["rows"] = [row.to_json() for row in found["rows"]]
+        answer["html"] = render_to_string("contest/ladder_live.html", found, request=request)
+    return JsonResponse(answer)
+
+
+def ladder_game(request: HttpRequest, number: int) -> HttpResponse:
+    """The replay of a ladder game: its players' authors' and the organiser's."""
+    game = can.ladder_game_for(request.user, number)
+    from arena.contest.games import check_replay
+
+    return _replay_response(check_replay(can.contest(), game.record, back="/ladder/"))
 
 
 # ------------------------------------------------------------------------------------------ results
