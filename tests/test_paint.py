@@ -24,6 +24,7 @@ from referees.paint import (
     apply_move,
     board_text,
     check_move,
+    free_cells,
     has_legal_move,
     outcome,
     parse_board,
@@ -254,6 +255,40 @@ def test_legal_move_test_and_regions_against_grown_sets():
         for i, legal in found.items():
             listed = list(regions(state, i))
             assert len(listed) == len(set(listed)) and set(listed) == legal, (board_text(state), i)
+
+
+def test_legal_move_test_agrees_with_playable_numbers_on_larger_boards():
+    """has_legal_move stops early and remembers the components it walked; on boards up to 12x12
+    with numbers up to 15 (walks that stop short, components shared by several numbers) it
+    answers as the linear playable_numbers does."""
+    # the 6 at (0, 0) walks the four free empty cells to their end; the 6 at (2, 0) touches them
+    # twice, and they still count four: no move
+    shared = parse_board("3\n6 # B\n# # 6\n6 # #\n")
+    assert not has_legal_move(shared) and playable_numbers(shared) == []
+    rng = random.Random(13)
+    for _ in range(400):
+        state = random_board(rng, rng.randint(6, 12), top=rng.choice((3, 8, 15)))
+        assert has_legal_move(state) == bool(playable_numbers(state)), board_text(state)
+
+
+def test_what_a_position_carries_to_the_next_is_what_it_would_work_out():
+    """apply_move hands the next position its free cells and board rows, changed where the move
+    changed them: at every position of random games they equal those of the same cells read
+    afresh, and the board text is the cells' tokens row by row."""
+    referee, rng = PaintReferee(), random.Random(17)
+    starts = [random_board(rng, rng.randint(2, 9)) for _ in range(60)]
+    starts += [parse_board(p.read_text()) for p in sorted((ROOT / "boards").glob("group*/board*.in"))[:3]]
+    for state in starts:
+        board_text(state), free_cells(state)  # worked out for the first position, then carried
+        while outcome(state) is None:
+            state = apply_move(state, referee.random_move(state, rng))
+            assert {"free", "rows"} <= set(vars(state)), "not carried"
+            afresh = PaintState(state.n, state.cells, state.seat)
+            assert free_cells(state) == free_cells(afresh)
+            tokens = ["#" if v == EMPTY else "B" if v == PAINTED else str(v) for v in state.cells]
+            rows = [" ".join(tokens[x * state.n:(x + 1) * state.n]) for x in range(state.n)]
+            assert board_text(state) == board_text(afresh) == f"{state.n}\n" + "\n".join(rows) + "\n"
+            assert has_legal_move(state) == bool(playable_numbers(afresh))
 
 
 def test_regions_limit_caps_the_count():
