@@ -171,12 +171,13 @@ class Site:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, *extra: str) -> Site:
+    def start(self, *extra: str, env: dict[str, str] | None = None) -> Site:
         self.port = free_port()
         self.log = open(self.folder.parent / f"{self.folder.name}-serve.log", "ab")  # noqa: SIM115 (the server's)
         self.process = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", str(self.folder), "--port",
                                          str(self.port), "--web-workers", "2", *extra], cwd=ROOT,
-                                        stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+                                        stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+                                        env={**os.environ, **(env or {})})
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

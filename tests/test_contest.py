@@ -171,6 +171,27 @@ def test_logins_are_rate_limited(site):
     assert answer.status == 429
 
 
+@pytest.mark.parametrize("proxy", [False, True], ids=["direct", "behind-a-proxy"])
+def test_the_login_limit_counts_the_address_a_guess_came_from(proxy, tmp_path):
+    """The attack: each guess claims another client address in X-Forwarded-For.  Served directly, the
+    header is the guesser's own text: the limit counts the connection, so twenty guesses lock that
+    address out whatever they claim.  Behind a reverse proxy (ARENA_PROXY=1) every connection comes
+    from the proxy, so the limit counts the address the proxy forwards: one guesser does not lock out
+    every contestant."""
+    site = Site(tmp_path / "c", Database("sqlite")).start(env={"ARENA_PROXY": "1" if proxy else "0"})
+    try:
+        guesser = site.client()
+        statuses = [guesser.post("/login/", {"username": f"nobody-{n}", "password": "guess"},
+                                 headers={"X-Forwarded-For": "203.0.113.7" if proxy else f"198.51.100.{n}"}).status
+                    for n in range(21)]
+        assert statuses[:20] == [403] * 20 and statuses[20] == 429
+        answer = site.client().post("/login/", {"username": "organiser", "password": PASSWORD},
+                                    headers={"X-Forwarded-For": "203.0.113.8"})
+        assert answer.status == (200 if proxy else 429), answer.text[:2000]
+    finally:
+        site.stop()
+
+
 def test_the_command_line_submits_with_a_token_from_the_environment(site, tmp_path):
     carol = _contestant(site, "carol")
     token = _token(carol)
@@ -227,6 +248,9 @@ def test_the_final_and_its_results_released_in_stages(site):
     assert bob.login("carol", "contestant-password-1").status == 200
     started = organiser.post("/organiser/final/")
     assert "starts after the deadline" in started.text
+    early = organiser.post("/organiser/release/", {"release": "all"})  # (before the final: refused)
+    assert "nothing to release until the final is played" in early.text
+    assert site.client().get("/health/").json()["phase"] == "open"
     organiser.post("/organiser/close/")
     assert alice.upload("late.py", GOOD).url.endswith("/")  # (refused: closed)
     organiser.post("/organiser/final/")

@@ -12,11 +12,12 @@ from django.utils import timezone
 from arena.contest import config as contest_config
 from arena.contest.models import ContestState, Job, JobKind, JobState, Release, Submission
 
-OPEN, CLOSED, FINAL, DONE, PUBLISHED = "open", "closed", "final", "done", "published"
+OPEN, CLOSED, FINAL, FAILED, DONE, PUBLISHED = "open", "closed", "final", "failed", "done", "published"
 PHASES = {
     OPEN: "open: submissions are taken",
     CLOSED: "closed: the deadline has passed; the final has not started",
     FINAL: "the final is being played",
+    FAILED: "the final failed; the organiser can start it again, and it resumes",
     DONE: "the final is played; its results are not yet published",
     PUBLISHED: "published: the final's results are out",
 }
@@ -38,13 +39,16 @@ def final_job() -> Job | None:
 
 
 def phase(state: ContestState | None = None) -> str:
-    """open -> closed (at the deadline, or closed early) -> final -> done -> published."""
+    """open -> closed (at the deadline, or closed early) -> final (or failed) -> done -> published.
+
+    Published only once the final is done and its results are released to everyone: a release made
+    before (the organiser's page refuses one) never closes the round."""
     state = state or ContestState.get()
-    if state.release == Release.ALL:
-        return PUBLISHED
     job = final_job()
     if job is not None:
-        return DONE if job.state == JobState.DONE else FINAL
+        if job.state == JobState.DONE:
+            return PUBLISHED if state.release == Release.ALL else DONE
+        return FAILED if job.state == JobState.FAILED else FINAL
     if state.closed or timezone.now() >= deadline(state):
         return CLOSED
     return OPEN

@@ -79,8 +79,10 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# Behind a reverse proxy with TLS (README, "Running a contest"): ARENA_HTTPS=1 marks the cookies secure and
-# trusts the proxy's X-Forwarded-Proto.
+# Behind a reverse proxy (README, "Running a contest"): ARENA_PROXY=1 takes a client's address from the
+# proxy's X-Forwarded-For (the login limits count by it; else every client would be the proxy's one address).
+# With TLS at the proxy, ARENA_HTTPS=1 implies it, marks the cookies secure and trusts its X-Forwarded-Proto.
+BEHIND_PROXY = os.environ.get("ARENA_PROXY") == "1" or os.environ.get("ARENA_HTTPS") == "1"
 if os.environ.get("ARENA_HTTPS") == "1":
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

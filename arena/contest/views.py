@@ -33,7 +33,7 @@ from arena.contest.models import (
     Status,
     Submission,
 )
-from arena.contest.security import REPLAY_POLICY
+from arena.contest.security import REPLAY_POLICY, client_address
 from arena.errors import ArenaError
 from arena.text import display
 
@@ -61,7 +61,7 @@ def login_view(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, "login.html")
     username = request.POST.get("username", "")[:150]
-    address = request.META.get("REMOTE_ADDR", "")
+    address = client_address(request)
     if LoginFailure.too_many(username, address):
         return _page(request, "login.html", status=429,
                      error="Too many failed logins: wait 15 minutes, then try again.")
@@ -443,6 +443,8 @@ def _act(request: HttpRequest, action: str, state: ContestState) -> str:
     if action == "release":
         if post.get("release") not in Release.values:
             raise ArenaError(f"no such release: {post.get('release')!r}")
+        if post["release"] != Release.HIDDEN and can.phase(state) not in (can.DONE, can.PUBLISHED):
+            raise ArenaError("There is nothing to release until the final is played: start the final first.")
         state.release = post["release"]
         state.save(update_fields=["release"])
         return f"The results are released to: {state.get_release_display()}."
