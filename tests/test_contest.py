@@ -334,6 +334,40 @@ def test_export_and_import_carry_every_submission_and_account(site, tmp_path):
         again.stop()
 
 
+def test_games_feedback_shows_replays_that_survive_a_move_of_the_folder(tmp_path):
+    """At the "games" level a check plays whole games against the house bots, with their replays.  The
+    replays are drawn from the contest's boards, wherever its folder now lies: exported, the original
+    gone, imported elsewhere, they still show (the records hold the path the board had when played)."""
+    site = Site(tmp_path / "c", Database("sqlite"), feedback="games").start()
+    try:
+        dana = _contestant(site, "dana")
+        number = submission_number(dana.upload("dana.py", GOOD))
+        page = site.wait_for(dana, number)
+        assert "<b>accepted</b>" in page.text, page.text
+        links = re.findall(rf'href="(/submissions/{number}/games/\d+/)"', page.text)
+        assert len(links) >= 2, page.text  # (each sample board, both seats)
+        replay = dana.get(links[0])
+        assert replay.status == 200 and "sandbox allow-scripts" in replay.headers["Content-Security-Policy"]
+        assert "dana" in replay.text
+        assert site.client().get(links[0]).url.endswith(f"/login/?next={links[0]}")  # (not to a stranger)
+        arena("contest", "export", str(site.folder), str(tmp_path / "c.tar.gz"))
+    finally:
+        site.stop()
+    site.folder.rename(tmp_path / "gone")
+    moved = tmp_path / "moved"
+    arena("contest", "import", str(tmp_path / "c.tar.gz"), str(moved))
+    again = Site.__new__(Site)
+    again.folder, again.database, again.process = moved, Database("sqlite"), None
+    again.start()
+    try:
+        dana = again.client()
+        assert dana.login("dana", "contestant-password-1").status == 200
+        replay = dana.get(links[0])
+        assert replay.status == 200 and "dana" in replay.text, replay.text[:2000]
+    finally:
+        again.stop()
+
+
 def test_a_server_killed_mid_final_resumes_it_with_every_game_once(tmp_path):
     site = Site(tmp_path / "c", Database("sqlite")).start()
     try:

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import transaction
 
 from arena import html, replay, tables
-from arena.boards import load_board
+from arena.boards import board_name, find_boards, load_board
 from arena.contest import permissions as can
 from arena.contest import site
 from arena.contest.config import Contest
@@ -66,11 +66,23 @@ def final_replay(game_id: str) -> str:
 
 
 def check_replay(contest: Contest, record: dict[str, Any], back: str) -> str:
-    """The replay page of a game a check played, on its sample board."""
+    """The replay page of a game a check or the ladder played, on one of the contest's boards."""
     referee = get_referee(contest.game)
-    board = contest.folder / record["board"]["path"] if not Path(record["board"]["path"]).is_absolute() \
-        else Path(record["board"]["path"])
-    return html.replay_page(replay.replay(referee, load_board(referee, board)[1], record), back=back)
+    return html.replay_page(replay.replay(referee, _board_of(contest, referee, record), record), back=back)
+
+
+def _board_of(contest: Contest, referee, record: dict[str, Any]) -> Any:
+    """The initial state of a check's or ladder game's board, found in the contest's folder by its
+    name and hash: the record's path is where the folder lay when the game was played, and an
+    exported contest imported elsewhere (or a folder moved) lies somewhere else."""
+    recorded = record["board"]
+    for path in find_boards([str(folder) for folder in (contest.sample_boards, *contest.ladder_boards)]):
+        if board_name(path) == recorded["name"]:
+            board, state = load_board(referee, path)
+            if board.sha256 == recorded["sha256"]:
+                return state
+    raise ArenaError(f"the board {recorded['name']!r} of game {record['id']!r} is no longer among the contest's "
+                     f"boards (or has changed since it was played) in {str(contest.folder)!r}")
 
 
 def start_final() -> str:

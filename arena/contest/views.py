@@ -247,9 +247,17 @@ def check_game(request: HttpRequest, number: int, case: int) -> HttpResponse:
     cases = (found.report or {}).get("cases", [])
     if not 0 <= case < len(cases) or not cases[case].get("record"):
         raise Http404("no such game")
+    return _replay_or_why(request, cases[case]["record"], back=f"/submissions/{number}/")
+
+
+def _replay_or_why(request: HttpRequest, record: dict, back: str) -> HttpResponse:
+    """A check's or ladder game's replay; or, when its board is gone from the folder, a page saying so."""
     from arena.contest.games import check_replay
 
-    return _replay_response(check_replay(can.contest(), cases[case]["record"], back=f"/submissions/{number}/"))
+    try:
+        return _replay_response(check_replay(can.contest(), record, back=back))
+    except ArenaError as exc:
+        return _page(request, "message.html", status=410, title="Replay", text=f"This replay cannot be drawn: {exc}.")
 
 
 def _replay_response(html: str) -> HttpResponse:
@@ -342,9 +350,7 @@ def ladder_data(request: HttpRequest) -> HttpResponse:
 def ladder_game(request: HttpRequest, number: int) -> HttpResponse:
     """The replay of a ladder game: its players' authors' and the organiser's."""
     game = can.ladder_game_for(request.user, number)
-    from arena.contest.games import check_replay
-
-    return _replay_response(check_replay(can.contest(), game.record, back="/ladder/"))
+    return _replay_or_why(request, game.record, back="/ladder/")
 
 
 # ------------------------------------------------------------------------------------------ results
