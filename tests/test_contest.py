@@ -241,6 +241,26 @@ def test_a_folder_bot_in_a_zip_is_accepted(site):
     assert "<b>accepted</b>" in page.text
 
 
+def test_arena_check_takes_an_archive_as_the_server_does(site, tmp_path):
+    """A folder bot as a zip is checked as the server checks it (unpacked by the same code, under the
+    contest's limits), and an archive the server refuses is refused offline with the server's words."""
+    good = tmp_path / "zipbot.zip"
+    good.write_bytes(_zip({"zipbot/main.py": GOOD}))
+    done = arena("check", str(good), "--contest", str(site.folder), check=False)
+    assert done.returncode == 0 and "accepted" in done.stdout, done.stdout + done.stderr
+    hostile = tmp_path / "climber.zip"
+    hostile.write_bytes(_zip({"climber/main.py": GOOD, "climber/../../escaped.py": GOOD}))
+    offline = arena("check", str(hostile), "--contest", str(site.folder), check=False)
+    assert offline.returncode == 1 and offline.stdout.startswith("refused: "), offline.stdout + offline.stderr
+    said = offline.stdout.removeprefix("refused: ").strip()
+    online = _contestant(site, "climber").upload("climber.zip", hostile.read_bytes())
+    assert html.escape(said, quote=True) in online.text or said in html.unescape(online.text), (said, online.text[-2000:])
+    assert not (tmp_path.parent / "escaped.py").exists() and not (tmp_path / "escaped.py").exists()
+    # ... and without a contest, an archive is unpacked the same way under the default limits
+    plain = arena("check", str(good), "--game", "paint", "--boards", "boards/group1", check=False)
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+
+
 def test_the_final_and_its_results_released_in_stages(site):
     organiser = site.organiser()
     alice, bob = site.client(), site.client()

@@ -20,6 +20,8 @@ from arena.commands import (
     limits_of,
     prepare_from_options,
 )
+from arena.contest import uploads
+from arena.contest.uploads import UploadLimits
 from arena.errors import ArenaError
 from arena.sandbox import close_kept
 from arena.text import display, json_for_terminal
@@ -77,13 +79,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     refusal = ""
-    if args.contest:
-        report, refusal = _check_for_contest(args)
-    elif not args.boards:
-        raise ArenaError("give the boards to check on (--boards), or the contest to check for (--contest DIR)")
-    else:
-        report = check_bot(args.bot, args.boards, game=args.game, level=args.level or "first-move", house=args.house,
-                           cpu=args.cpu, wall=args.wall, memory_mib=args.memory, options=args)
+    try:
+        if args.contest:
+            report, refusal = _check_for_contest(args)
+        elif not args.boards:
+            raise ArenaError("give the boards to check on (--boards), or the contest to check for (--contest DIR)")
+        else:
+            report = check_bot(args.bot, args.boards, game=args.game, level=args.level or "first-move",
+                               house=args.house, cpu=args.cpu, wall=args.wall, memory_mib=args.memory, options=args)
+    except uploads.UploadRefused as exc:  # (as the site refuses the upload, before any check)
+        print(f"refused: {display(str(exc), multiline=True)}")
+        return REFUSED
     print(json_for_terminal(report.to_json()) if args.json else report.render(), end="\n" if args.json else "")
     if refusal:
         print(f"refused: {refusal}")
@@ -98,18 +104,25 @@ def _check_for_contest(args: argparse.Namespace) -> tuple[Report, str]:
     contest = config.load(Path(args.contest))
     limits = contest.limits
     options = argparse.Namespace(**{**vars(args), "disk": limits.disk})
+    sent = contest.submissions
     report = check_bot(args.bot, [str(contest.sample_boards)], game=contest.game, level=args.level or contest.feedback,
                        house=[str(path) for path in contest.house] or None, cpu=limits.cpu, wall=limits.wall,
-                       memory_mib=limits.memory, options=options)
+                       memory_mib=limits.memory, options=options,
+                       upload=UploadLimits(sent.max_bytes, sent.max_files, sent.max_unpacked_bytes))
     return report, contest.refusal(report.language)
 
 
 def check_bot(bot: str, boards: list[str], *, game: str | None, level: str, house: list[str] | None,
-              cpu: float | None, wall: float | None, memory_mib: int, options: argparse.Namespace) -> Report:
+              cpu: float | None, wall: float | None, memory_mib: int, options: argparse.Namespace,
+              upload: UploadLimits | None = None) -> Report:
     """Check ``bot`` on ``boards`` of ``game`` (None: the boards' manifest says) at ``level`` against
     the ``house`` bots (None: the game's shipped one, announced) under the limits given, with the
     sandbox and compilers of ``options`` (``add_bot_options``); everything is copied and compiled in
-    a temporary folder, removed at the end."""
+    a temporary folder, removed at the end.
+
+    With ``upload`` (a contest's limits), the bot is first made into the upload ``arena submit`` would
+    send and unpacked as the server unpacks it (``UploadRefused`` if the server would refuse it); a
+    .zip or .tar.gz bot is unpacked so in any case, under the default limits."""
     referee = get_referee(game_of_boards(game, boards))
     loaded = tuple(load_board(referee, path) for path in find_boards(boards))
     limits = limits_of(referee, cpu, wall, memory_mib)
@@ -123,7 +136,12 @@ def check_bot(bot: str, boards: list[str], *, game: str | None, level: str, hous
             if excluded:
                 raise ArenaError(f"house bot {str(excluded[0].path)!r} cannot run: "
                                  f"{display(excluded[0].reason, multiline=True)}")
-            return check(Path(bot), referee, loaded, level=level, house=prepared, limits=limits, sandbox=sandbox,
+            checked = Path(bot)
+            if upload is not None or (checked.is_file() and uploads.is_archive(checked.name)):
+                filename, data = uploads.payload(checked)
+                uploads.unpack(filename, data, Path(folder) / "upload", upload or UploadLimits())
+                checked = next((Path(folder) / "upload").iterdir())
+            return check(checked, referee, loaded, level=level, house=prepared, limits=limits, sandbox=sandbox,
                          compilers=compilers, workdir=Path(folder) / COPIES, on_case=_progress)
         finally:
             close_kept()  # (the sandboxes kept for a next game see the folder about to be removed)

@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 from arena.commands import read_text
+from arena.contest import uploads
 from arena.errors import ArenaError
 from arena.text import display
 
@@ -37,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     token = _token(args)
-    name, data = _payload(Path(args.bot))
+    name, data = uploads.payload(Path(args.bot))
     base = args.url.rstrip("/")
     answer = _call(base + "/api/submissions/", token, _multipart(name, data))
     print(f"arena: submission #{answer['id']} ({display(answer['name'])}, {answer['size']} bytes, sha256 "
@@ -61,25 +62,6 @@ def _token(args: argparse.Namespace) -> str:
     if not token:
         raise ArenaError(f"no token: set {TOKEN_VARIABLE} or give --token-file (the site's 'Command line' page makes one)")
     return token
-
-
-def _payload(path: Path) -> tuple[str, bytes]:
-    """The file to send: the bot's own, or a folder packed as a zip of its files."""
-    if path.is_dir():
-        import io
-        import zipfile
-
-        buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            for item in sorted(path.rglob("*")):
-                if item.is_file() and not any(part.startswith(".") or part == "__pycache__"
-                                              for part in item.relative_to(path).parts):
-                    archive.write(item, f"{path.name}/{item.relative_to(path)}")
-        return f"{path.name}.zip", buffer.getvalue()
-    try:
-        return path.name, path.read_bytes()
-    except OSError as exc:
-        raise ArenaError(f"cannot read bot {str(path)!r}: {exc.strerror}") from None
 
 
 def _multipart(name: str, data: bytes) -> tuple[bytes, str]:

@@ -102,6 +102,29 @@ class Upload:
     files: tuple[str, ...]  # the bot's files, relative to its folder (a source: its one file name), sorted
 
 
+def payload(path: Path) -> tuple[str, bytes]:
+    """What is uploaded for the bot at ``path`` (``arena submit``, and ``arena check --contest``, which
+    checks what the server would receive): its file as it is, or a folder as a zip of its files (none
+    hidden, no ``__pycache__``), under the folder's name."""
+    if path.is_dir():
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for item in sorted(path.rglob("*")):
+                if item.is_file() and not any(part.startswith(".") or part == "__pycache__"
+                                              for part in item.relative_to(path).parts):
+                    archive.write(item, f"{path.name}/{item.relative_to(path)}")
+        return f"{path.name}.zip", buffer.getvalue()
+    try:
+        return path.name, path.read_bytes()
+    except OSError as exc:
+        raise ArenaError(f"cannot read bot {str(path)!r}: {exc.strerror}") from None
+
+
+def is_archive(filename: str) -> bool:
+    """Whether an upload of this name is read as an archive (a folder bot)."""
+    return _archive_ending(filename) is not None
+
+
 def inspect(filename: str, data: bytes, limits: UploadLimits, languages: Languages | None = None) -> Upload:
     """Refuse (``UploadRefused``) or describe an upload, without writing anything."""
     return _inspect(filename, data, limits, languages or table.load())[0]
