@@ -12,6 +12,7 @@ import re
 import signal
 import tarfile
 import time
+import urllib.parse
 import zipfile
 
 import pytest
@@ -107,7 +108,12 @@ def test_every_form_refuses_a_request_without_its_csrf_token(site):
     forged = [(organiser, "/organiser/release/", {"release": "all"}), (organiser, "/organiser/close/", {}),
               (contestant, "/submissions/", {}), (contestant, "/token/", {}), (contestant, "/logout/", {}),
               (site.client(), "/login/", {"username": "organiser", "password": PASSWORD}),
-              (site.client(), "/register/", {"username": "nocsrf", "password": "contestant-password-1"})]
+              (site.client(), "/register/", {"username": "nocsrf", "password": "contestant-password-1"}),
+              (organiser, "/organiser/recheck/", {"submission": "1"}),
+              (organiser, "/organiser/disqualify/", {"contestant": "1", "reason": "forged"}),
+              (organiser, "/organiser/deadline/", {"deadline": "2020-01-01T00:00"}),
+              (organiser, "/organiser/final/", {}), (organiser, "/organiser/invite/", {"note": "forged"}),
+              (contestant, "/submissions/1/entry/", {})]
     for client, path, fields in forged:
         answer = client.post(path, fields, csrf=False)
         assert answer.status == 403, (path, answer.status)
@@ -115,6 +121,11 @@ def test_every_form_refuses_a_request_without_its_csrf_token(site):
         answer = client.post(path, {**fields, "csrfmiddlewaretoken": "x" * 64}, csrf=False)
         assert answer.status == 403, (path, answer.status)
     assert "results released to: <b>hidden" in organiser.get("/organiser/").text
+    assert "forged" not in organiser.get("/organiser/").text  # (no one disqualified, no invitation made)
+    # The API takes a token in a header, never the session's cookie: a forged form sent with the
+    # contestant's cookies submits nothing
+    answer = contestant.post("/api/submissions/", files={"bot": ("forged.py", GOOD)}, csrf=False)
+    assert answer.status == 401 and "forged.py" not in contestant.get("/").text
 
 
 def test_hostile_uploads_are_refused_with_what_is_wrong(site):
@@ -279,10 +290,21 @@ def test_the_final_and_its_results_released_in_stages(site):
         assert time.monotonic() < deadline and "final-state\">failed" not in page.text, page.text[-3000:]
         time.sleep(1)
     assert "not released" in alice.get("/results/").text
+    # The attack: replays asked for by their ids (the organiser sees them; a contestant could guess them)
+    games = {html.unescape(found) for found in re.findall(r'href="/results/game/\?id=([^"]+)"',
+                                                          organiser.get("/results/").text)}
+    theirs = next(game for game in games if "alice" not in urllib.parse.unquote(game).split("|"))
+    hers = next(game for game in games if "alice" in urllib.parse.unquote(game).split("|"))
+    assert organiser.get(f"/results/game/?id={theirs}").status == 200
+    for game in (theirs, hers):
+        assert alice.get(f"/results/game/?id={game}").status == 404  # (not yet released)
     organiser.post("/organiser/release/", {"release": "own"})
     own = alice.get("/results/")
     assert "Your games" in own.text and "alice" in own.text
     assert all("alice" in row for row in own.text.split("<tr>")[2:-1] if "board" in row)
+    assert alice.get(f"/results/game/?id={hers}").status == 200
+    assert alice.get(f"/results/game/?id={theirs}").status == 404  # (another's game)
+    assert site.client().get(f"/results/game/?id={hers}").status == 404  # (a stranger)
     organiser.post("/organiser/release/", {"release": "all"})
     everyone = site.client().get("/results/")
     assert everyone.status == 200 and "carol" in everyone.text and "alice" in everyone.text
