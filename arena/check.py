@@ -140,11 +140,12 @@ class Report:
 
 def check(bot: Path, referee: Referee, boards: Sequence[tuple[Board, Any]], *, level: str, house: Sequence[Bot],
           limits: Limits, sandbox: Sandbox | None, compilers: Compilers, workdir: Path,
-          on_case: Callable[[Case], None] | None = None) -> Report:
+          on_case: Callable[[Case], None] | None = None, on_compiled: Callable[[], None] | None = None) -> Report:
     """Check the bot at ``bot`` (a file or folder, copied and compiled into ``workdir``) at ``level``
     on ``boards`` (as ``arena.boards.load_board`` gives them) against the ``house`` bots (prepared;
     one at least for a two-player game past the compile level), each invocation under ``limits``
-    in ``sandbox`` (None: as plain processes).  ``on_case`` hears of each case as it is done.
+    in ``sandbox`` (None: as plain processes).  ``on_compiled`` hears when the bot is compiled (and
+about to be played), ``on_case`` of each case as it is done.
     An ``ArenaError`` for the arena's own problems (a house bot that faults before the checked bot
     has moved, a level that does not exist)."""
     opponents = _opponents(referee, level, house)
@@ -155,6 +156,8 @@ def check(bot: Path, referee: Referee, boards: Sequence[tuple[Board, Any]], *, l
     prepared = prepare_bot_in(sandbox, bot, workdir, compilers)
     if isinstance(prepared, Excluded):
         return Report(prepared.name, _language_of(bot, compilers), level, False, prepared.reason, ())
+    if on_compiled is not None:
+        on_compiled()
     cases = []
     if level != "compile":
         for board, initial in boards:

@@ -213,7 +213,7 @@ class Site:
         while time.monotonic() < deadline:
             page = client.get(f"/submissions/{number}/")
             status = re.search(r'id="status">Status: <b>(\w+)</b>', page.text)
-            if status and status.group(1) not in ("queued", "checking"):
+            if status and status.group(1) not in ("queued", "compiling", "checking"):
                 return page
             time.sleep(0.3)
         raise AssertionError(f"submission {number} still unchecked after {timeout} s:\n{self.messages()[-3000:]}")

@@ -47,10 +47,10 @@ def house(sandbox, tmp_path_factory):
 
 
 def _check(bot: Path, referee, sandbox, house, workdir: Path, *, level: str = "first-move",
-           boards: tuple[Path, ...] = (BOARD,), limits: Limits = LIMITS, on_case=None) -> Report:
+           boards: tuple[Path, ...] = (BOARD,), limits: Limits = LIMITS, on_case=None, on_compiled=None) -> Report:
     loaded = [load_board(referee, path) for path in boards]
     return check(bot, referee, loaded, level=level, house=house, limits=limits, sandbox=sandbox,
-                 compilers=Compilers(), workdir=workdir, on_case=on_case)
+                 compilers=Compilers(), workdir=workdir, on_case=on_case, on_compiled=on_compiled)
 
 
 def _bot(folder: Path, name: str, source: str) -> Path:
@@ -126,6 +126,18 @@ def test_a_c_bot_that_does_not_compile_is_told_the_compilers_message(tmp_path, s
     assert text.startswith("bot 'broken' (c), checked at level compile: refused: it cannot run\n")
     assert "\x1b" not in text and "\\x1b[2J<script>" in text  # the compiler quoted the source: escaped
     assert all(line.startswith("  ") for line in text.splitlines()[1:])  # the message, indented under it
+
+
+def test_the_server_hears_when_compiling_ends_and_playing_starts(tmp_path, sandbox, paint, house):
+    """(The contest server shows a submission as compiling, then checking.)"""
+    heard = []
+    _check(REPO / "bots" / "random.py", paint, sandbox, [house], tmp_path / "good",
+           on_case=lambda case: heard.append("case"), on_compiled=lambda: heard.append("compiled"))
+    assert heard == ["compiled", "case", "case"]
+    heard.clear()
+    broken = _bot(tmp_path, "broken.c", "int main(void) { return nonsense; }\n")
+    _check(broken, paint, sandbox, [house], tmp_path / "broken", on_compiled=lambda: heard.append("compiled"))
+    assert heard == []
 
 
 def test_the_compile_level_plays_nothing(tmp_path, sandbox, paint):

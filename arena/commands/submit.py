@@ -46,7 +46,7 @@ def main(args: argparse.Namespace) -> int:
     if not args.wait:
         return 0
     deadline = time.monotonic() + args.timeout
-    while answer["status"] in ("queued", "checking"):
+    while answer["status"] in ("queued", "compiling", "checking"):
         if time.monotonic() > deadline:
             raise ArenaError(f"the check of submission #{answer['id']} did not end in {args.timeout:g} s; see {answer['url']}")
         time.sleep(1)

@@ -46,8 +46,10 @@ class Status(models.TextChoices):
 
     QUEUED = "queued", "queued"
     """Uploaded and kept; its check waits for the runner."""
+    COMPILING = "compiling", "compiling"
+    """The runner is unpacking it and compiling it (or, in a language not compiled, making it ready)."""
     CHECKING = "checking", "checking"
-    """The runner is compiling and checking it."""
+    """Compiled: the runner is playing it on the sample boards."""
     ACCEPTED = "accepted", "accepted"
     """It compiled and passed the check: it can be an entry."""
     REFUSED = "refused", "refused"

@@ -169,7 +169,7 @@ class ContestRunner:
         from arena.games import referee as get_referee
 
         submission = job.submission
-        Submission.objects.filter(pk=submission.pk).update(status=Status.CHECKING)
+        Submission.objects.filter(pk=submission.pk).update(status=Status.COMPILING)
         data = site.upload_path(self.folder, submission.sha256).read_bytes()
         unpacked = self.folder / site.BOTS / str(submission.pk)
         shutil.rmtree(unpacked, ignore_errors=True)  # (a check cut short left it half written)
@@ -183,7 +183,9 @@ class ContestRunner:
         shutil.rmtree(workdir, ignore_errors=True)
         report = check.check(next(unpacked.iterdir()), referee, boards, level=self.contest.feedback,
                              house=self.house if referee.players > 1 else [], limits=self.limits(),
-                             sandbox=self.sandbox, compilers=self.compilers, workdir=workdir)
+                             sandbox=self.sandbox, compilers=self.compilers, workdir=workdir,
+                             on_compiled=lambda: Submission.objects.filter(pk=submission.pk).update(
+                                 status=Status.CHECKING))
         status, message = (Status.ACCEPTED, "") if report.accepted else (Status.REFUSED, "It failed the check.")
         if refusal := self.contest.refusal(report.language):
             status, message = Status.REFUSED, refusal
