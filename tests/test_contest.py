@@ -16,7 +16,17 @@ import urllib.parse
 import zipfile
 
 import pytest
-from contest_site import PASSWORD, ROOT, Client, Database, Site, arena, multipart, submission_number
+from contest_site import (
+    PASSWORD,
+    ROOT,
+    Client,
+    Database,
+    Site,
+    arena,
+    free_port,
+    multipart,
+    submission_number,
+)
 
 pytest.importorskip("django")
 
@@ -355,6 +365,24 @@ def test_a_contest_needs_boards_that_exist(tmp_path):
                  "--final-boards", "boards/group1", check=False)
     assert done.returncode == 2 and "none" in done.stderr
     assert not (tmp_path / "c").exists()
+
+
+def test_a_contest_whose_database_refuses_leaves_nothing_to_block_a_retry(tmp_path):
+    """The database is reached last (the folder is filled by then): one that refuses the login must not
+    leave a half-made folder that the next try calls "not an empty folder"."""
+    password = tmp_path / "password"
+    password.write_text(PASSWORD)
+    args = ["contest", "new", str(tmp_path / "c"), "--game", "paint", "--sample-boards", "boards/group1",
+            "--final-boards", "boards/group1", "--password-file", str(password)]
+    refused = arena(*args, "--database", f"postgresql://nobody:wrong@127.0.0.1:{free_port()}/none", check=False)
+    assert refused.returncode == 2 and not (tmp_path / "c").exists(), refused.stdout + refused.stderr
+    assert "cannot reach the contest's database" in refused.stderr and "wrong" not in refused.stderr
+    assert "Traceback" not in refused.stderr
+    (tmp_path / "empty").mkdir()  # (an empty folder given is kept, emptied again)
+    args[2] = str(tmp_path / "empty")
+    refused = arena(*args, "--database", f"postgresql://nobody:wrong@127.0.0.1:{free_port()}/none", check=False)
+    assert refused.returncode != 0 and (tmp_path / "empty").is_dir() and not any((tmp_path / "empty").iterdir())
+    assert arena(*args).returncode == 0 and (tmp_path / "empty" / "contest.toml").is_file()
 
 
 def test_export_and_import_carry_every_submission_and_account(site, tmp_path):

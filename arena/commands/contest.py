@@ -114,7 +114,7 @@ def _moment(text: str) -> dt.datetime:
 def new_contest(args: argparse.Namespace) -> int:
     from arena import games
     from arena.boards import find_boards, load_board
-    from arena.contest import DATABASE_FILE, config, missing_django, site
+    from arena.contest import missing_django
 
     if problem := missing_django():
         raise ArenaError(problem)
@@ -133,7 +133,27 @@ def new_contest(args: argparse.Namespace) -> int:
         if not path.exists():
             raise ArenaError(f"house bot {str(path)!r} does not exist")
     password = _password(args)
+    made = not folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
+    try:
+        _fill(folder, args, game, referee, boards, house, password)
+    except BaseException:  # (a database refused, a disk full, Ctrl-C: nothing half made blocks a retry)
+        shutil.rmtree(folder, ignore_errors=True) if made else _empty(folder)
+        raise
+    return 0
+
+
+def _empty(folder: Path) -> None:
+    for item in folder.iterdir():
+        shutil.rmtree(item, ignore_errors=True) if item.is_dir() and not item.is_symlink() else item.unlink()
+
+
+def _fill(folder: Path, args: argparse.Namespace, game: str, referee, boards: dict, house: list[Path],
+          password: str) -> None:
+    """Write the new contest into ``folder`` (made, empty): boards, house bots, configuration, secret
+    key, database and the organiser's account."""
+    from arena.contest import DATABASE_FILE, config, site
+
     folder.chmod(0o700)  # (its database holds the accounts, its uploads the contestants' code)
     for kind, found in boards.items():
         target = folder / (config.SAMPLE_BOARDS if kind == "sample" else config.FINAL_BOARDS)
@@ -159,7 +179,6 @@ def new_contest(args: argparse.Namespace) -> int:
           f"{len(boards['sample'])} sample boards, {len(boards['final'])} final boards, "
           f"house bots: {', '.join(path.name for path in house) or 'none'}")
     print(f"arena: edit {folder / config.CONFIG} (deadline {deadline.isoformat()}), then: arena serve {folder}")
-    return 0
 
 
 def _default_house(game) -> list[Path]:
@@ -192,11 +211,19 @@ def _password(args: argparse.Namespace) -> str | None:
 
 def _migrate(folder: Path) -> None:
     from django.core.management import call_command
+    from django.db.utils import OperationalError
 
     from arena.contest import setup
 
     setup(folder)
-    call_command("migrate", verbosity=0, interactive=False)
+    try:
+        call_command("migrate", verbosity=0, interactive=False)
+    except OperationalError as exc:  # (the server is not there, or refuses the login)
+        from django.db import connection
+
+        raise ArenaError(f"cannot reach the contest's database ({connection.settings_dict['ENGINE'].rsplit('.', 1)[-1]}"
+                         f" {connection.settings_dict['NAME']!s} on {connection.settings_dict.get('HOST') or 'this machine'}):"
+                         f" {display(str(exc).strip(), multiline=True)}") from None
 
 
 def _organiser(name: str, password: str | None) -> None:
