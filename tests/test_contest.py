@@ -292,6 +292,11 @@ def test_the_final_and_its_results_released_in_stages(site):
     early = organiser.post("/organiser/release/", {"release": "all"})  # (before the final: refused)
     assert "nothing to release until the final is played" in early.text
     assert site.client().get("/health/").json()["phase"] == "open"
+    # zoe is disqualified before the final: her accepted entry is left out of it
+    zoe = re.search(r'<tr><td class="l">zoe</td>.*?name="contestant" value="(\d+)"', organiser.get("/organiser/").text,
+                    re.DOTALL)
+    assert "is disqualified" in organiser.post("/organiser/disqualify/", {"contestant": zoe.group(1),
+                                                                         "reason": "copied <b>code</b>"}).text
     organiser.post("/organiser/close/")
     assert alice.upload("late.py", GOOD).url.endswith("/")  # (refused: closed)
     organiser.post("/organiser/final/")
@@ -323,7 +328,7 @@ def test_the_final_and_its_results_released_in_stages(site):
     assert replay.status == 200 and "sandbox allow-scripts" in replay.headers["Content-Security-Policy"]
     # the final is an ordinary results folder
     shown = arena("show", str(site.folder / "results" / "final"))
-    assert "alice" in shown.stdout and "carol" in shown.stdout
+    assert "alice" in shown.stdout and "carol" in shown.stdout and "zoe" not in shown.stdout
 
 
 @pytest.mark.parametrize("kind", ["sqlite"])
