@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import os
 import re
 import signal
@@ -363,6 +364,36 @@ def test_bad_contest_configuration_is_named_by_file_and_key(tmp_path):
     again = arena("contest", "new", str(site.folder), "--sample-boards", "boards/group1", "--final-boards",
                   "boards/group1", check=False)
     assert again.returncode == 2 and "not an empty folder" in again.stderr
+
+
+def test_the_final_plays_on_a_dask_cluster_named_when_it_starts(tmp_path):
+    """``arena contest final DIR --cluster ADDRESS``: the final's games are played by that scheduler's
+    workers (a real scheduler and an arena worker, named w0, on this machine)."""
+    pytest.importorskip("distributed")
+    from test_cluster import Cluster
+
+    cluster = Cluster(tmp_path).start(workers=1)
+    site = Site(tmp_path / "c", Database("sqlite")).start()
+    try:
+        for name in ("north", "south"):
+            client = _contestant(site, name)
+            assert "<b>accepted</b>" in site.wait_for(client, submission_number(client.upload(f"{name}.py", GOOD))).text
+        organiser = site.organiser()
+        organiser.post("/organiser/close/")
+        assert "not a Dask scheduler's address" in arena("contest", "final", str(site.folder), "--cluster",
+                                                          "http://nowhere", check=False).stderr
+        started = arena("contest", "final", str(site.folder), "--cluster", cluster.address)
+        assert f"on the cluster at {cluster.address}" in started.stdout
+        deadline = time.monotonic() + 240
+        while "final-state\">done" not in (page := organiser.get("/organiser/")).text:
+            assert time.monotonic() < deadline and "final-state\">failed" not in page.text, site.messages()[-3000:]
+            time.sleep(1)
+        records = [json.loads(line) for line in (site.folder / "results" / "final" / "games.jsonl").read_text().splitlines()]
+        assert records and {record.get("worker") for record in records} == {"w0"}
+        assert {tuple(sorted(record["seats"])) for record in records} == {("north", "south")}
+    finally:
+        site.stop()
+        cluster.stop()
 
 
 def test_a_contest_needs_boards_that_exist(tmp_path):

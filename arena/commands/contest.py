@@ -92,6 +92,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                "on the final boards into DIR/results/final, after the checks waiting. Refused "
                                "before the deadline.")
     final.add_argument("folder", metavar="DIR")
+    final.add_argument("--cluster", metavar="ADDRESS", default="",
+                       help="play it on this Dask scheduler's workers (tcp://HOST:PORT or tls://...; as arena run "
+                       "--cluster: a tls:// cluster's files come from Dask's configuration); default: contest.toml's "
+                       "[final] cluster, else this machine")
     final.set_defaults(func=final_main)
 
 
@@ -266,7 +270,7 @@ def final_main(args: argparse.Namespace) -> int:
     _migrate(Path(args.folder))
     from arena.contest.games import start_final  # (once Django is set up)
 
-    print(f"arena: {start_final()} (arena serve {args.folder} must be running)")
+    print(f"arena: {start_final(args.cluster)} (arena serve {args.folder} must be running)")
     return 0
 
 

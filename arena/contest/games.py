@@ -85,13 +85,18 @@ def _board_of(contest: Contest, referee, record: dict[str, Any]) -> Any:
                      f"boards (or has changed since it was played) in {str(contest.folder)!r}")
 
 
-def start_final() -> str:
-    """Queue the final (once): only after the deadline, and never twice at a time."""
+def start_final(cluster: str = "") -> str:
+    """Queue the final (once): only after the deadline, and never twice at a time; on the Dask
+    scheduler ``cluster`` (else the configuration's ``[final] cluster``, else this machine)."""
+    if cluster and not cluster.startswith(("tcp://", "tls://")):
+        raise ArenaError(f"{cluster!r} is not a Dask scheduler's address: tcp://HOST:PORT or tls://HOST:PORT")
     phase = can.phase()
     if phase == can.OPEN:
         raise ArenaError("The final starts after the deadline: close submissions first (or wait for the deadline).")
     with transaction.atomic():
         if Job.objects.filter(kind=JobKind.FINAL, state__in=[JobState.QUEUED, JobState.RUNNING]).exists():
             raise ArenaError("The final is already queued or being played.")
-        Job.queue(JobKind.FINAL)
-    return "The final is queued: the runner plays it after the checks waiting."
+        Job.queue(JobKind.FINAL, options={"cluster": cluster} if cluster else None)
+    where = cluster or can.contest().final.cluster
+    return (f"The final is queued: the runner plays it after the checks waiting"
+            f"{f', on the cluster at {where}' if where else ''}.")

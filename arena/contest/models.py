@@ -155,6 +155,9 @@ class Job(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
     """The arena's error at its last attempt."""
+    options = models.JSONField(default=dict, blank=True)
+    """What a final was started with beyond the configuration: ``{"cluster": ADDRESS}`` plays it on that
+    Dask scheduler's workers (``arena contest final --cluster``)."""
 
     objects = JobQuerySet.as_manager()
 
@@ -166,8 +169,8 @@ class Job(models.Model):
         return f"{self.kind} job #{self.pk} ({self.state})"
 
     @classmethod
-    def queue(cls, kind: str, submission: Submission | None = None) -> Job:
-        return cls.objects.create(kind=kind, submission=submission, priority=PRIORITY[kind])
+    def queue(cls, kind: str, submission: Submission | None = None, options: dict | None = None) -> Job:
+        return cls.objects.create(kind=kind, submission=submission, priority=PRIORITY[kind], options=options or {})
 
 
 class Release(models.TextChoices):

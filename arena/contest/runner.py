@@ -206,7 +206,7 @@ class ContestRunner:
         entries = self.entries()
         if len(entries) < 2:
             raise ArenaError(f"the final needs at least two entries; there are {len(entries)}")
-        argv = self.final_command(entries)
+        argv = self.final_command(entries, cluster=(job.options or {}).get("cluster", ""))
         folder = games.final_folder(self.folder)
         folder.parent.mkdir(parents=True, exist_ok=True)
         with open(folder.parent / "final.log", "ab") as output:
@@ -241,8 +241,11 @@ class ContestRunner:
         os.replace(building, folder)
         return sorted(folder.iterdir())
 
-    def final_command(self, entries: list[Path]) -> list[str]:
+    def final_command(self, entries: list[Path], cluster: str = "") -> list[str]:
+        """The final's ``arena run``: on ``cluster`` (the address it was started with), else the
+        configuration's, else on this machine."""
         final, limits = self.contest.final, self.contest.limits
+        cluster = cluster or final.cluster
         argv = [sys.executable, "-m", "arena.cli", "run", "--game", self.contest.game,
                 "--bots", *map(str, entries), "--boards", str(self.contest.final_boards),
                 "--results", str(self.folder / "results"), "--name", "final",
@@ -257,8 +260,8 @@ class ContestRunner:
             argv += ["--challengers", *final.challengers]
         if final.jobs:
             argv += ["--jobs", str(final.jobs)]
-        if final.cluster:
-            argv += ["--cluster", final.cluster]
+        if cluster:
+            argv += ["--cluster", cluster]
         return argv
 
 

@@ -445,7 +445,7 @@ def _act(request: HttpRequest, action: str, state: ContestState) -> str:
     if action == "final":
         from arena.contest.games import start_final
 
-        return start_final()
+        return start_final(post.get("cluster", "").strip()[:300])
     if action == "release":
         if post.get("release") not in Release.values:
             raise ArenaError(f"no such release: {post.get('release')!r}")
