@@ -263,6 +263,35 @@ def test_a_folder_bot_in_a_zip_is_accepted(site):
     assert "<b>accepted</b>" in page.text
 
 
+def test_a_contestant_chooses_their_entry_among_their_accepted_submissions(site):
+    chooser = _contestant(site, "chooser")
+    first, second = (submission_number(chooser.upload(f"{name}.py", GOOD + f"# {name}\n".encode()))
+                     for name in ("first", "second"))
+    refused = submission_number(chooser.upload("bad.py", ILLEGAL))
+    for number in (first, second, refused):
+        site.wait_for(chooser, number)
+    assert f"Your entry: <a href=\"/submissions/{second}/\">#{second}" in chooser.get("/").text  # (the latest)
+    page = chooser.post(f"/submissions/{first}/entry/")
+    assert f"Your entry: <a href=\"/submissions/{first}/\">#{first}" in page.text
+    assert "your latest accepted submission" not in page.text
+    assert "Only an accepted submission" in chooser.post(f"/submissions/{refused}/entry/").text
+    # another contestant cannot make it theirs, nor move it
+    assert _contestant(site, "poacher").post(f"/submissions/{first}/entry/").status == 404
+    assert f"Your entry: <a href=\"/submissions/{first}/\">#{first}" in chooser.get("/").text
+
+
+def test_the_compile_level_says_whether_it_compiled_with_the_compilers_words(tmp_path):
+    site = Site(tmp_path / "c", Database("sqlite"), feedback="compile").start()
+    try:
+        cole = _contestant(site, "cole")
+        page = site.wait_for(cole, submission_number(cole.upload("cole.py", GOOD)))
+        assert "<b>accepted</b>" in page.text and "ready to run" in page.text and "board1" not in page.text
+        page = site.wait_for(cole, submission_number(cole.upload("broken.c", b"int main(void) { return nonsense; }\n")))
+        assert "<b>refused</b>" in page.text and "nonsense" in page.text and "undeclared" in page.text, page.text
+    finally:
+        site.stop()
+
+
 def test_arena_check_takes_an_archive_as_the_server_does(site, tmp_path):
     """A folder bot as a zip is checked as the server checks it (unpacked by the same code, under the
     contest's limits), and an archive the server refuses is refused offline with the server's words."""
