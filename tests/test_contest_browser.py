@@ -43,6 +43,7 @@ def test_a_whole_contest_in_the_browser(contest, browser, tmp_path):
     organiser.goto(contest.base + "/")
     _shoot(organiser, "welcome", shots)
     organiser.click("text=Log in")
+    _shoot(organiser, "login", shots)
     organiser.fill("input[name=username]", "organiser")
     organiser.fill("input[name=password]", PASSWORD)
     organiser.click("button[type=submit]")
@@ -58,6 +59,8 @@ def test_a_whole_contest_in_the_browser(contest, browser, tmp_path):
     for (name, bot), link in zip((("ana", "random.py"), ("ben", "greedy.py")), links, strict=True):
         page = browser.new_context(viewport=SIZES["wide"]).new_page()
         page.goto(link)
+        if name == "ana":
+            _shoot(page, "register", shots)
         page.fill("input[name=username]", name)
         page.fill("input[name=password]", f"{name}-password-123")
         page.click("button[type=submit]")
@@ -66,13 +69,20 @@ def test_a_whole_contest_in_the_browser(contest, browser, tmp_path):
         page.click("text=Submit")
         page.wait_for_selector("#status")
         deadline = time.monotonic() + 120
-        while re.search("queued|checking", page.inner_text("#status")):  # (the page reloads itself meanwhile)
+        while re.search("queued|compiling|checking", page.inner_text("#status")):  # (the page reloads itself meanwhile)
             assert time.monotonic() < deadline
             time.sleep(0.5)
         assert "accepted" in page.inner_text("#status"), page.inner_text("main")
         assert "board1" in page.inner_text("#report")
         people[name] = page
     _shoot(people["ana"], "submission", shots)
+    people["ana"].click("text=replay: sample/board1, seat 2")
+    people["ana"].wait_for_selector("#boards")
+    _shoot(people["ana"], "check-replay", shots)
+    people["ana"].goto(contest.base + "/token/")
+    people["ana"].click("main button[type=submit]")
+    people["ana"].wait_for_selector("#token")
+    _shoot(people["ana"], "token", shots)
     people["ana"].goto(contest.base + "/")
     _shoot(people["ana"], "dashboard", shots)
     # used once, an invitation registers nobody else
@@ -95,6 +105,7 @@ def test_a_whole_contest_in_the_browser(contest, browser, tmp_path):
     organiser.click("#release")
     people["ana"].goto(contest.base + "/results/")
     assert "Your games" in people["ana"].inner_text("main")
+    _shoot(people["ana"], "results-own", shots)
     organiser.select_option("select[name=release]", "all")
     organiser.click("#release")
     _shoot(organiser, "organiser-published", shots)
