@@ -167,6 +167,14 @@ class Site:
         self.process: subprocess.Popen | None = None
         self.port = 0
 
+    @classmethod
+    def of(cls, folder: Path) -> Site:
+        """The server of a contest folder made otherwise (``arena contest import``), its database SQLite
+        inside it; not yet started."""
+        site = cls.__new__(cls)
+        site.folder, site.database, site.process, site.port = folder, Database("sqlite"), None, 0
+        return site
+
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"

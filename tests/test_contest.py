@@ -457,9 +457,7 @@ def test_export_and_import_carry_every_submission_and_account(site, tmp_path):
     moved = tmp_path / "moved"
     arena("contest", "import", str(archive), str(moved))
     assert (moved / "secret.key").read_text() != (site.folder / "secret.key").read_text()
-    again = Site.__new__(Site)
-    again.folder, again.database, again.process = moved, Database("sqlite"), None
-    again.start()
+    again = Site.of(moved).start()
     try:
         alice = again.client()
         assert alice.login("alice", "contestant-password-1").status == 200
@@ -491,9 +489,7 @@ def test_games_feedback_shows_replays_that_survive_a_move_of_the_folder(tmp_path
     site.folder.rename(tmp_path / "gone")
     moved = tmp_path / "moved"
     arena("contest", "import", str(tmp_path / "c.tar.gz"), str(moved))
-    again = Site.__new__(Site)
-    again.folder, again.database, again.process = moved, Database("sqlite"), None
-    again.start()
+    again = Site.of(moved).start()
     try:
         dana = again.client()
         assert dana.login("dana", "contestant-password-1").status == 200
