@@ -451,11 +451,13 @@ def test_a_contest_whose_database_refuses_leaves_nothing_to_block_a_retry(tmp_pa
 
 
 def test_export_and_import_carry_every_submission_and_account(site, tmp_path):
+    """Exported from either database, imported into a new one of the same kind."""
     archive = tmp_path / "contest.tar.gz"
     arena("contest", "export", str(site.folder), str(archive))
     assert archive.stat().st_mode & 0o077 == 0
     moved = tmp_path / "moved"
-    arena("contest", "import", str(archive), str(moved))
+    target = Database(site.database.kind)
+    arena("contest", "import", str(archive), str(moved), *(["--database", target.url] if target.url else []))
     assert (moved / "secret.key").read_text() != (site.folder / "secret.key").read_text()
     again = Site.of(moved).start()
     try:
@@ -465,6 +467,7 @@ def test_export_and_import_carry_every_submission_and_account(site, tmp_path):
         assert "alice.py" in page.text and "accepted" in page.text
     finally:
         again.stop()
+        target.drop()
 
 
 def test_games_feedback_shows_replays_that_survive_a_move_of_the_folder(tmp_path):
