@@ -220,3 +220,91 @@ def test_a_person_drops_into_columns_against_a_sandboxed_bot(tmp_path: Path, bro
     end = referee.outcome(state)
     assert record["seats"] == ["random", "human"] and len(record["moves"]) == done
     assert record["outcome"] == {"winner": end.winner, "score": end.score, "reason": end.reason}
+
+
+def test_a_person_swaps_match3_pieces_by_clicks_and_the_plan_is_saved_as_it_goes(tmp_path: Path, browser: Any,
+                                                                                  shots: Path) -> None:
+    from referees.match3 import Game, Plan, Swap
+
+    board, plan = ROOT / "boards/match3/board1.in", tmp_path / "game.out"
+    played = Played(tmp_path, "match3", "--board", str(board), "--out", str(plan))
+    referee = games.referee("match3")
+    state = referee.load(board.read_text())
+    m, q = state.m, state.q
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(played.address)
+    _turn(page, "you")
+
+    def cell(i: int) -> str:
+        return f'.grid .sq[data-i="{i}"]'
+
+    def picked() -> list[int]:
+        return page.eval_on_selector_all(".grid .sq", "sqs => sqs.filter(s => s.firstChild.classList.contains"
+                                                      "('picked')).map(s => Number(s.dataset.i))")
+
+    def after(swaps: list[Swap]) -> Any:
+        """The state the referee makes of the plan so far (its own parse and apply)."""
+        return referee.apply(state, referee.parse(state, Plan(tuple(swaps)).to_text()))
+
+    def board_after(swaps: list[Swap]) -> list[str]:
+        return [str(c) for c in after(swaps).colours]  # as the page keys its cells
+
+    # a pick is ringed; Escape unpicks it; a click on a piece not beside the picked one picks that instead
+    page.click(cell(0))
+    assert picked() == [0]
+    page.keyboard.press("Escape")
+    assert picked() == []
+    page.click(cell(0))
+    page.click(cell(2 * m + 2))
+    assert picked() == [2 * m + 2]
+    page.click(cell(2 * m + 2))  # the picked piece again: unpicked
+    assert picked() == [] and not plan.exists()
+    rng, swaps = random.Random(7), []
+    for k in range(q):
+        game = Game.of(after(swaps))
+        pairs = list(game.adjacent_pairs())
+        valid = [p for p in pairs if game.swap_is_valid(*p)]
+        a, b = rng.choice(pairs if k == 2 or not valid else valid)  # the third: any pair (likely clearing nothing)
+        if rng.random() < 0.5:
+            a, b = b, a
+        page.click(cell(a))
+        assert picked() == [a]
+        page.click(cell(b))
+        swaps.append(Swap(a // m + 1, a % m + 1, b // m + 1, b % m + 1))
+        expected = Plan(tuple(swaps)).to_text()
+        page.wait_for_function("text => arenaPlay.plan() === text", arg=expected, timeout=30000)
+        assert plan.read_text() == expected and _keys(page) == board_after(swaps) and picked() == []
+        if k == 3:  # Backspace takes the last swap back, and the saved plan with it; then it is played again
+            page.keyboard.press("Backspace")
+            page.wait_for_function("text => arenaPlay.plan() === text", arg=Plan(tuple(swaps[:-1])).to_text())
+            assert plan.read_text() == Plan(tuple(swaps[:-1])).to_text() and _keys(page) == board_after(swaps[:-1])
+            page.click(cell(a))
+            page.click(cell(b))
+            page.wait_for_function("text => arenaPlay.plan() === text", arg=expected, timeout=30000)
+            assert plan.read_text() == expected
+    assert len(referee.parse(state, plan.read_text()).swaps) == q
+    # one swap more than q: refused with the rule, the board and the saved plan as they were
+    before, saved = _keys(page), plan.read_text()
+    page.click(cell(0))
+    page.click(cell(1))
+    page.wait_for_selector("#refused:not([hidden])")
+    assert page.text_content("#refused").startswith("refused: bad-output: ") and f"q = {q}" in page.text_content(
+        "#refused")
+    assert _keys(page) == before and plan.read_text() == saved and picked() == []
+    page.click(cell(next(i for i, c in enumerate(after(swaps).colours) if c)))  # a piece picked, for the shots
+    _shoot(page, shots, "match3-refused")
+    page.keyboard.press("Escape")
+    page.click("#finish")
+    assert _turn(page, "over") == "over"
+    _shoot(page, shots, "match3-over")
+    assert errors == []
+    played.end()
+    (record,) = Store(played.folder).records()
+    end = referee.outcome(after(swaps))
+    assert record["seats"] == ["human"] and record["moves"][0]["output"] == Plan(tuple(swaps)).to_text()
+    assert record["outcome"]["score"] == end.score
+    shown = subprocess.run([sys.executable, "-m", "arena.cli", "show", str(played.folder)], capture_output=True,
+                           text=True, check=False)
+    assert shown.returncode == 0 and "human" in shown.stdout

@@ -40,6 +40,7 @@ def colour_name(colour: int) -> str:
 
 class View:
     style = "match3.css"  # the style of its cells' classes, beside this file
+    controls = "match3.play.js"  # a piece clicked, then one beside it, swapped on arena play's page
     legend = ("colours: " + ", ".join(f"{k} {name}" for k, name in enumerate(COLOUR_NAMES[:6], start=1))
               + " (the numbers the rules and the hands use); specials: ↔ clears its row, ↕ its column, ✚ both, "
               "▢ a 3×3 square, ▣ a 5×5 square, ★ its colour; ringed: the swapped pieces; ✕: cleared by that "
