@@ -308,3 +308,161 @@ def test_a_person_swaps_match3_pieces_by_clicks_and_the_plan_is_saved_as_it_goes
     shown = subprocess.run([sys.executable, "-m", "arena.cli", "show", str(played.folder)], capture_output=True,
                            text=True, check=False)
     assert shown.returncode == 0 and "human" in shown.stdout
+
+
+def _type_action(page: Any, action: Any, words: str | None = None) -> None:
+    """An action typed as a person would: each letter's cell clicked, the letter pressed; then the
+    words claimed in their box (``words``: as given, else the action's own)."""
+    for x, y, letter in action.fills:
+        k = x * 20 + y
+        if page.get_attribute(f'.grid .sq[data-i="{k}"] .c', "class").split().count("picked") == 0:
+            page.click(f'.grid .sq[data-i="{k}"]')
+        page.keyboard.press(letter.lower())
+    page.fill("#words", " ".join(action.words) if words is None else words)
+
+
+def test_a_person_types_crossword_actions_and_the_plan_is_saved_as_it_goes(tmp_path: Path, browser: Any,
+                                                                           shots: Path) -> None:
+    from referees.crossword import SIZE, Plan, random_action
+
+    board, plan = ROOT / "boards/crossword/board1.in", tmp_path / "game.out"
+    played = Played(tmp_path, "crossword-pve", "--board", str(board), "--out", str(plan))
+    referee = games.referee("crossword-pve")
+    state = referee.load(board.read_text(), {"words.txt": (board.parent / "words.txt").read_text()})
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(played.address)
+    _turn(page, "you")
+
+    def at(k: int) -> dict[str, Any]:
+        return page.eval_on_selector(f'.grid .sq[data-i="{k}"] .c', "c => ({text: c.textContent, "
+                                     "classes: c.className.split(' '), way: c.dataset.way})")
+
+    # the cursor: a click puts it on a cell, a letter fills it and moves on along the row, stepping over
+    # the board's letters; Space (or a click on its cell) turns the way; Backspace and Escape take back
+    empty = next(k for k in range(SIZE * SIZE - 2) if state.cells[k] == "-" and state.cells[k + 1] != "-")
+    after = next(k for k in range(empty + 1, (empty // SIZE + 1) * SIZE) if state.cells[k] == "-")
+    page.click(f'.grid .sq[data-i="{empty}"]')
+    assert "picked" in at(empty)["classes"] and at(empty)["way"] == "→"
+    page.keyboard.press("q")
+    page.keyboard.press("z")
+    assert at(empty)["text"] == "Q" and "typed" in at(empty)["classes"] and at(after)["text"] == "Z"
+    assert at(empty + 1)["text"] == state.cells[empty + 1]  # the board's letter, untouched
+    page.keyboard.press("Backspace")
+    assert at(after)["text"] == "" and "picked" in at(after)["classes"]
+    page.keyboard.press(" ")
+    assert at(after)["way"] == "↓"
+    page.click(f'.grid .sq[data-i="{after}"]')
+    assert at(after)["way"] == "↘"
+    page.keyboard.press("Escape")
+    assert at(empty)["text"] == "" and not plan.exists()
+
+    rng, actions = random.Random(11), []
+    now = state
+    for k in range(4):
+        action = random_action(now, rng)
+        assert action is not None
+        if k == 0:
+            # no word claimed: refused with the rule, the board and the plan as they were; the word the
+            # referee names is put in the box, and played again until the line's words are all claimed
+            before = _keys(page)
+            _type_action(page, action, words="")
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#refused:not([hidden])")
+            assert "undeclared-word" in page.text_content("#refused") and _keys(page) == before
+            assert not plan.exists()
+            _shoot(page, shots, "crossword-refused")
+            for _ in range(len(action.words) + 1):
+                if page.evaluate("arenaPlay.plan()"):
+                    break
+                claimed = page.input_value("#words")
+                page.click("#controls button:text('play')")
+                page.wait_for_function("old => arenaPlay.plan() || document.getElementById('words').value !== old",
+                                       arg=claimed, timeout=30000)
+            (action,) = referee.parse(state, page.evaluate("arenaPlay.plan()")).actions
+        else:
+            _type_action(page, action)
+            page.keyboard.press("Enter")
+        actions.append(action)
+        expected = Plan(tuple(actions)).to_text()
+        page.wait_for_function("text => arenaPlay.plan() === text", arg=expected, timeout=30000)
+        assert plan.read_text() == expected
+        now = referee.apply(state, referee.parse(state, expected))
+        assert _keys(page) == list(now.cells)
+    # Backspace with nothing typed takes the plan's last action back, and the saved plan with it
+    page.keyboard.press("Backspace")
+    page.wait_for_function("text => arenaPlay.plan() === text", arg=Plan(tuple(actions[:-1])).to_text())
+    assert plan.read_text() == Plan(tuple(actions[:-1])).to_text()
+    # a step back and forward through the actions so far
+    page.locator("#slider").fill("1")
+    assert page.evaluate("arenaPlay.frame().label").startswith("action 1:")
+    page.locator("#slider").fill("3")
+    assert page.evaluate("arenaPlay.frame().label").startswith("action 3:")
+    _shoot(page, shots, "crossword-plan")
+    page.click("#finish")
+    assert _turn(page, "over") == "over"
+    assert errors == []
+    played.end()
+    (record,) = Store(played.folder).records()
+    end = referee.outcome(referee.apply(state, referee.parse(state, plan.read_text())))
+    assert record["seats"] == ["human"] and record["moves"][0]["output"] == Plan(tuple(actions[:-1])).to_text()
+    assert record["outcome"]["score"] == end.score
+
+
+def test_a_person_plays_crossword_pvp_against_a_sandboxed_bot_and_passes(tmp_path: Path, browser: Any,
+                                                                         shots: Path) -> None:
+    from referees.crossword import random_action
+
+    board = ROOT / "boards/crossword/board2.in"
+    played = Played(tmp_path, "crossword-pvp", "--board", str(board), "--against",
+                    str(ROOT / "bots/crossword/random.py"), "--seat", "2")
+    referee = games.referee("crossword-pvp")
+    state = referee.load(board.read_text(), {"words.txt": (board.parent / "words.txt").read_text()})
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(played.address)
+    rng, done, mine = random.Random(4), 0, 0
+    while referee.outcome(state) is None:
+        if referee.to_move(state) == 1:
+            _moves(page, done, "you")
+            if mine == 0:  # a letter on a cell that holds one: refused with the rule, the board as it was
+                before, full = _keys(page), state.cells.index(next(c for c in state.cells if c != "-"))
+                page.click(f'.grid .sq[data-i="{full}"]')
+                page.keyboard.press("Escape")
+                page.fill("#text", f"1\n1\n{full // 20} {full % 20} A\n0\n")
+                page.click("#entry button")
+                page.wait_for_selector("#refused:not([hidden])")
+                assert page.text_content("#refused").startswith("refused: illegal: ") and _keys(page) == before
+            if mine < 2:
+                move = referee.parse(state, f"1\n{random_action(state, rng).to_text()}")
+                _type_action(page, move.actions[0])
+                page.keyboard.press("Enter")
+                if mine == 1:
+                    _shoot(page, shots, "crossword-pvp")
+            else:  # then a pass, which by the second seat ends the game
+                move = referee.parse(state, "0\n")
+                page.click("#controls button:text('pass')")
+            mine += 1
+        else:
+            entry = _moves(page, done + 1)
+            assert entry["bot"] == "random" and entry["verdict"] == "ok"
+            move = referee.parse(state, entry["output"])
+        state = referee.apply(state, move)
+        done += 1
+    assert _turn(page, "over") == "over"
+    assert errors == []
+    played.end()
+    (record,) = Store(played.folder).records()
+    end = referee.outcome(state)
+    assert record["seats"] == ["random", "human"] and len(record["moves"]) == done
+    assert record["outcome"] == {"winner": end.winner, "score": end.score, "reason": end.reason}
+    assert replay.load(Store(played.folder), record).steps[-1].state == state
+    # the played game is an ordinary record: show, replay and report read it, the human named as a seat
+    for command in (["show"], ["replay"], ["report"]):
+        done_ = subprocess.run([sys.executable, "-m", "arena.cli", *command, str(played.folder)], capture_output=True,
+                               text=True, check=False)
+        assert done_.returncode == 0 and "human" in done_.stdout + done_.stderr, done_.stderr
+    page.goto((played.folder / "report" / "index.html").as_uri())
+    assert "human" in page.text_content("body") and errors == []

@@ -29,6 +29,7 @@ class View:
     """Remembers which seat filled each cell."""
 
     style = "crossword.css"  # the style of its cells' classes, beside this file
+    controls = "crossword.play.js"  # cells, letters and the words claimed, typed on arena play's page
     legend = ("coloured: the letters each player filled, the last action's in full colour; yellow: the cells of "
               "the words it declared; red: letters of a refused action")
 

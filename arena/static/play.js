@@ -5,22 +5,25 @@
 //   cell(grid, index, play)                    a click on a cell (grid: which grid of the step)
 //   key(event, play) -> true                   a key the controls took
 //   drawn(play)                                the step was drawn (to mark what is picked)
-// and play (this object) gives them: state(), frame() (the step shown), plan() (a one-shot game's plan
-// so far), yourTurn(), submit(text) (a move, or the whole plan so far, as game.out text: resolves to
-// true when the referee accepted it), finish(), redraw(), cells(grid) (its squares: dataset.i is a
-// cell's index) and say(text).  Without controls the text box takes game.out text.
+// and play (this object) gives them: state(), frame() (the step shown), latest() (whether it is the
+// game as it stands), plan() (a one-shot game's plan so far), yourTurn(), submit(text) (a move, or the
+// whole plan so far, as game.out text: resolves to true when the referee accepted it), refusal() (the
+// referee's words for the last refused one, or ''), finish(), redraw(), cells(grid) (its squares:
+// dataset.i is a cell's index) and say(text).  Without controls the text box takes game.out text.
 window.arenaPlay = (function () {
   const $ = (id) => document.getElementById(id);
   const base = location.pathname.replace(/\/+$/, '');
   const boards = $('boards');
-  let state = null, frames = [], at = 0, controls = {}, busy = false;
+  let state = null, frames = [], at = 0, controls = {}, busy = false, refused = '';
   const play = {
     use(given) { controls = given; buttons(); if (state) show(at); },
     state: () => state,
     frame: () => frames[at],
+    latest: () => at === frames.length - 1,
     plan: () => (state && state.plan) || '',
     yourTurn: () => !!state && state.turn === 'you' && !busy,
     submit: (text) => post('move', text),
+    refusal: () => refused,
     finish: () => post('finish', ''),
     redraw: () => show(at),
     cells: (grid) => Array.from(boards.children[grid] ? boards.children[grid].querySelectorAll('.sq') : []),
@@ -33,6 +36,7 @@ window.arenaPlay = (function () {
     try {
       const answer = await (await fetch(base + '/' + path, {method: 'POST', body: JSON.stringify({text: text}),
                                                             headers: {'Content-Type': 'application/json'}})).json();
+      refused = answer.refused || '';
       $('refused').hidden = !answer.refused;
       $('refused').textContent = answer.refused ? 'refused: ' + answer.refused : '';
       busy = false;
