@@ -233,13 +233,19 @@ enabled = true
 games = 2
 visible = {visible}
 pause_after = 6
+settle_places = {places}
+settle_games = {games}
 """
 
 
-def ladder_site(folder: Path, database: Database, visible: bool) -> Site:
-    """A contest with its ladder on (``visible``: the standings shown to everyone), served."""
+def ladder_site(folder: Path, database: Database, visible: bool, settle: tuple[int, int] = (3, 2000),
+                final: str = "round-robin", seeding: str = "given") -> Site:
+    """A contest with its ladder on (``visible``: the standings shown to everyone; ``settle``: its
+    places and games after the deadline) and a ``final`` seeded by ``seeding``, served."""
     site = Site(folder, database)
     toml = site.folder / "contest.toml"
-    text = toml.read_text()
-    toml.write_text(text[:text.index("[ladder]")] + LADDER.format(visible=str(visible).lower()))
+    text = toml.read_text().replace('system = "round-robin"', f"system = {final!r}").replace(
+        'seeding = "given"', f"seeding = {seeding!r}")
+    toml.write_text(text[:text.index("[ladder]")] + LADDER.format(visible=str(visible).lower(), places=settle[0],
+                                                                  games=settle[1]))
     return site.start()

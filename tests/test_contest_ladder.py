@@ -1,6 +1,7 @@
 """The ladder of a real contest server (``arena serve`` over HTTP, SQLite and PostgreSQL): entries play
 rated games while the round is open, checks go first, a replaced entry leaves the standings, and each
-contestant sees what the configuration lets them see."""
+contestant sees what the configuration lets them see; after the deadline it plays on until it is
+settled, then stops, and its standings seed the final."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def database(request):
 
 @pytest.fixture(scope="module")
 def site(database, tmp_path_factory):
-    made = ladder_site(tmp_path_factory.mktemp("ladder") / "c", database, visible=False)
+    made = ladder_site(tmp_path_factory.mktemp("ladder") / "c", database, visible=False, settle=(2, 6),
+                       final="knockout", seeding="ladder")
     yield made
     made.stop()
 
@@ -107,3 +109,45 @@ def test_a_check_goes_before_the_ladder_and_a_replaced_entry_leaves_the_standing
     assert old not in [row["entry"] for row in data["rows"]]
     # the old entry's games stay in its author's history
     assert f"#{old} ann" in ann.get("/ladder/").text
+
+
+def test_after_the_deadline_the_ladder_plays_on_then_stops_and_seeds_the_final(site, field):
+    """Closed, the ladder plays until its first two places are separated or for 6 more games (the
+    configuration's settle_places = 2, settle_games = 6), then stops; the knockout final is seeded by its
+    standings (final.seeding = "ladder"), through arena run --seeding."""
+    import json
+
+    _, organiser = field
+    before = organiser.get("/ladder/data/").json()["games"]
+    organiser.post("/organiser/close/")
+    page = organiser.get("/ladder/").text
+    assert "The round is closed" in page
+    deadline = time.monotonic() + 240
+    while "the ladder has stopped" not in (page := organiser.get("/ladder/").text):
+        assert time.monotonic() < deadline, page
+        time.sleep(1)
+    stopped = re.search(r"the ladder has stopped: ([^(]+) \((\d+) games? played since the deadline\)", page)
+    assert stopped, page
+    after = int(stopped.group(2))
+    assert after <= 6 + 1 and (after >= 6 or stopped.group(1).startswith("its standings are settled"))
+    assert "After the deadline no entry changes" in page and "its standings then seed the" in page
+    assert re.search(r'id="ladder-settle">.*the ladder has stopped', organiser.get("/organiser/").text)
+    games = organiser.get("/ladder/data/").json()["games"]
+    assert games >= before
+    time.sleep(4)  # (a pair begun before it stopped may still be recorded; then nothing more is played)
+    settled = organiser.get("/ladder/data/").json()["games"]
+    assert settled - games <= 2
+    time.sleep(4)
+    assert organiser.get("/ladder/data/").json()["games"] == settled
+    order = [row["author"] for row in organiser.get("/ladder/data/").json()["rows"] if row["rank"]]
+    organiser.post("/organiser/final/")
+    deadline = time.monotonic() + 300
+    while "final-state\">done" not in (page := organiser.get("/organiser/").text):
+        assert time.monotonic() < deadline and "final-state\">failed" not in page, page[-3000:]
+        time.sleep(1)
+    seeds = (site.folder / "results" / "seeding.txt").read_text()
+    assert seeds.startswith("# The final's seeds: the ladder's standings after ")
+    assert [line for line in seeds.splitlines() if not line.startswith("#")] == order
+    config = json.loads((site.folder / "results" / "final" / "tournament.json").read_text())
+    assert config["system"] == {"name": "knockout", "seeding": f"the order in {site.folder / 'results' / 'seeding.txt'}"}
+    assert [bot["name"] for bot in config["bots"]] == order

@@ -274,6 +274,24 @@ def test_a_knockout_seeded_by_an_earlier_tournaments_ratings(field):
     assert labels.count("final") == 1 and "Knockout: a tie is won by more game points" in result.stdout
 
 
+def test_a_knockout_seeded_by_a_list_of_names(field):
+    """--seeding FILE: the bots in the order the file lists them ('#' comments, blank lines and names
+    that are no bot here are passed over), then the bots it leaves out, in the order given."""
+    (field / "seeds.txt").write_text("# seeds, best first\nr4\n\nnobody  # (not playing)\nr2\ngreedy\n")
+    result = _arena(field, "run", "--bots", *BOTS[:5], "--boards", "boards/board1.in", "--system", "knockout",
+                    "--seeding", "seeds.txt", "--name", "listed", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    config = json.loads((field / "results" / "listed" / "tournament.json").read_text())
+    assert [bot["name"] for bot in config["bots"]] == ["r4", "r2", "greedy", "r1", "r3"]
+    assert config["system"]["seeding"] == "the order in seeds.txt"
+    for text, message in (("r1\nr2\nr1\n", "--seeding 'seeds.txt', line 3: 'r1' is listed twice"),
+                          ("x\ny\n", "--seeding 'seeds.txt': it lists none of these bots (it lists 'x', 'y'")):
+        (field / "seeds.txt").write_text(text)
+        refused = _arena(field, "run", "--bots", *BOTS[:2], "--boards", "boards/board1.in", "--system", "knockout",
+                         "--seeding", "seeds.txt")
+        assert refused.returncode == 2 and message in refused.stderr and "Traceback" not in refused.stderr
+
+
 @pytest.mark.parametrize("args, message", [
     (["--system", "swiss", "--challengers", "bots/r1.py"], "--challengers is for --system gauntlet, not 'swiss'"),
     (["--system", "gauntlet"], "--system gauntlet needs --challengers"),

@@ -110,3 +110,71 @@ def test_the_ladder_configuration_is_read_and_checked(tmp_path: Path):
                        ({"games": 0}, "ladder.games is 0"), ({"often": 1}, "unknown key ladder.often")):
         with pytest.raises(ArenaError, match=words):
             config.parse({**data, "ladder": bad}, tmp_path, "contest.toml")
+
+
+def _line(entry: int, elo: float | None, width: float = 100.0, paused: bool = False) -> dict:
+    half = None if elo is None else width / 2
+    return {"entry": entry, "elo": elo, "low": None if elo is None else elo - half,
+            "high": None if elo is None else elo + half, "games": 10, "los": None, "paused": ["crash"] if paused else []}
+
+
+def test_after_the_deadline_the_standings_are_settled_when_the_places_are_separated_and_all_as_sure():
+    apart = [_line(1, 300), _line(2, 150), _line(3, 0), _line(4, -150), _line(5, -190)]
+    assert ladder.unsettled(apart, 3) == ""  # (places 4 and 5 overlap: not among the 3 that matter)
+    assert "places 4 and 5 are not separated" in ladder.unsettled(apart, 4)
+    close = [_line(1, 300), _line(2, 250), *apart[2:]]
+    assert ladder.unsettled(close, 3) == "places 1 and 2 are not separated yet (their intervals overlap)"
+    assert ladder.unsettled(close, 0) == ""
+    # a late entry with a wide interval is not settled, however the places look
+    late = [_line(1, 300), _line(2, 150), _line(9, 0, width=200), _line(4, -150), _line(5, -300)]
+    assert ladder.unsettled(late, 1).startswith("entry #9 is rated less surely than its neighbours (its interval "
+                                                "is 200 Elo wide, theirs 100)")
+    assert ladder.unsettled([*apart, _line(7, None)], 3) == "entry #7 has no rating yet"
+    # a paused entry plays no more: neither its interval nor its missing rating holds the ladder up
+    assert ladder.unsettled([*apart[:2], _line(9, 0, width=400, paused=True), *apart[3:],
+                             _line(8, None, paused=True)], 2) == ""
+
+
+def test_after_the_deadline_the_ladder_plays_until_the_standings_are_settled():
+    """The matchmaking and the fit together: a field whose top three are far apart settles; one of equal
+    strengths never separates its places, so only the stated number of games stops it."""
+    rng = random.Random(13)
+    strengths = {1: 900.0, 2: 600.0, 3: 300.0, **{k: 0.0 for k in range(4, 9)}}
+
+    def lines(games):  # (as a snapshot has them: the entries not rated yet after those rated)
+        rated = [{"entry": line.entry, "elo": line.elo, "low": line.low, "high": line.high, "paused": []}
+                 for line in ladder.standings(strengths, games, replicates=100)]
+        return rated + [_line(entry, None) for entry in strengths if entry not in {line["entry"] for line in rated}]
+
+    games, rounds = [], 0
+    while ladder.unsettled(lines(games), 3) and rounds < 80:
+        games = _round(strengths, games, rng, 5, count=4)
+        rounds += 5
+    assert 5 < rounds < 80 and [line["entry"] for line in lines(games)][:3] == [1, 2, 3], rounds
+    equal = dict.fromkeys(range(1, 7), 0.0)
+    games = _round(equal, [], rng, 40, count=3)
+    assert "not separated" in ladder.unsettled(
+        [{**line, "paused": []} for line in ({"entry": s.entry, "elo": s.elo, "low": s.low, "high": s.high}
+                                             for s in ladder.standings(equal, games, replicates=100))], 3)
+
+
+def test_the_settling_and_the_final_seeding_are_read_and_checked(tmp_path: Path):
+    data = {"game": "paint", "deadline": "2030-01-01T00:00:00+00:00"}
+    made = config.parse({**data, "ladder": {"enabled": True, "settle_places": 2, "settle_games": 0},
+                         "final": {"system": "knockout", "seeding": "ladder"}}, tmp_path, "contest.toml")
+    assert (made.ladder.settle_places, made.ladder.settle_games, made.final.seeding) == (2, 0, "ladder")
+    whole = "expected a whole number of at least"
+    for bad, words in (({"ladder": {"settle_games": -1}}, f"ladder.settle_games is -1; {whole} 0"),
+                       ({"ladder": {"settle_places": 0}}, f"ladder.settle_places is 0; {whole} 1"),
+                       ({"final": {"seeding": "elo"}}, "final.seeding is 'elo'; expected one of given, ladder"),
+                       ({"ladder": {"enabled": True}, "final": {"seeding": "ladder"}},
+                        "a round-robin final is not seeded"),
+                       ({"final": {"system": "swiss", "seeding": "ladder"}}, "the ladder is off")):
+        with pytest.raises(ArenaError, match=words):
+            config.parse({**data, **bad}, tmp_path, "contest.toml")
+    # (and the file a new contest gets says so, and reads back as the defaults)
+    rendered = config.render("T", "paint", config.dt.datetime(2030, 1, 1, tzinfo=config.dt.UTC), "first-move",
+                             "invite")
+    assert "settle_games = 2000" in rendered and 'seeding = "given"' in rendered
+    parsed = config.parse(config.tomllib.loads(rendered), tmp_path, "contest.toml")
+    assert parsed.ladder == config.Ladder() and parsed.final == config.Final()

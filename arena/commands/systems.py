@@ -26,9 +26,10 @@ def add_system_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--rounds", type=positive_int, metavar="R",
                        help="swiss: the number of rounds (default: ceil(log2(bots)) + 2)")
     group.add_argument("--seeding", metavar="ORDER", default="given",
-                       help="swiss and knockout: 'given' (default: the order of --bots) or an earlier "
-                       "tournament's results folder (results/NAME, or NAME), whose Elo ratings seed the bots "
-                       "(bots it did not rate come after, in the order given)")
+                       help="swiss and knockout: 'given' (default: the order of --bots), an earlier "
+                       "tournament's results folder (results/NAME, or NAME), whose Elo ratings seed the bots, or a "
+                       "text file of bot names, one per line, the first seed first ('#' starts a comment); bots "
+                       "it does not rate or list come after, in the order given")
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -97,6 +98,8 @@ def _seeds(seeding: str, names: list[str]) -> tuple[list[str], str]:
     """The bots in seeding order, and where it came from in words."""
     if seeding == "given":
         return names, "given"
+    if Path(seeding).is_file():
+        return _listed(Path(seeding), names)
     store = open_results(seeding)
     config = store.config()
     if config.get("players") != 2 or config.get("match"):
@@ -107,6 +110,26 @@ def _seeds(seeding: str, names: list[str]) -> tuple[list[str], str]:
         raise ArenaError(f"--seeding {seeding!r}: none of these bots has a rating there "
                          f"(it rated {', '.join(row[1] for row in rows) or 'none'})")
     return rated + [name for name in names if name not in rated], f"ratings of {store.folder}"
+
+
+def _listed(path: Path, names: list[str]) -> tuple[list[str], str]:
+    """The bots in the order a seeding file lists them (one name per line), then those it leaves out."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ArenaError(f"--seeding {str(path)!r}: cannot read it: {exc}") from None
+    listed: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        name = line.split("#", 1)[0].strip()
+        if name in listed:
+            raise ArenaError(f"--seeding {str(path)!r}, line {number}: {name!r} is listed twice")
+        if name:
+            listed.append(name)
+    seeds = [name for name in listed if name in names]
+    if not seeds:
+        raise ArenaError(f"--seeding {str(path)!r}: it lists none of these bots (it lists "
+                         f"{', '.join(map(repr, listed[:10])) or 'no name'}; the bots are {', '.join(names)})")
+    return seeds + [name for name in names if name not in seeds], f"the order in {path}"
 
 
 def announce(game: Tournament) -> str:

@@ -27,6 +27,7 @@ HOUSE = "house"
 FEEDBACK = ("compile", "first-move", "games")
 REGISTRATION = ("invite", "open")
 SYSTEMS = ("round-robin", "swiss", "gauntlet", "knockout")
+SEEDINGS = ("given", "ladder")
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Final:
     challengers: tuple[str, ...] = ()  # gauntlet: the contestants' names
     cluster: str = ""  # a Dask scheduler's address; "" plays on this machine
     jobs: int | None = None  # games in parallel (default: the cores)
+    seeding: str = "given"  # swiss and knockout: "given" (the entries by name) or "ladder" (its standings)
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,10 @@ class Ladder:
     games: int = 2  # ladder games the runner plays each time it finds no check queued (a pair: both seats)
     visible: bool = True  # the standings shown to every contestant during the round (else each sees their own)
     pause_after: int = 6  # an entry that faults in each of its last this many ladder games is paused
+    # After the deadline the ladder plays on until the intervals of its first settle_places places are
+    # separated and every entry is rated as surely as its neighbours, or settle_games games (0: it stops).
+    settle_places: int = 3
+    settle_games: int = field(default=2000, metadata={"least": 0})
 
 
 @dataclass(frozen=True)
@@ -153,6 +159,14 @@ def parse(data: dict[str, Any], folder: Path, where: str) -> Contest:
             raise ArenaError(f"{where}: ladder.boards has {given!r}; expected a path under the contest folder")
     if contest.final.system not in SYSTEMS:
         raise ArenaError(f"{where}: final.system is {contest.final.system!r}; expected one of {', '.join(SYSTEMS)}")
+    if contest.final.seeding not in SEEDINGS:
+        raise ArenaError(f"{where}: final.seeding is {contest.final.seeding!r}; expected one of "
+                         f"{', '.join(SEEDINGS)}")
+    if contest.final.seeding == "ladder" and contest.final.system not in ("swiss", "knockout"):
+        raise ArenaError(f"{where}: final.seeding is 'ladder', but a {contest.final.system} final is not seeded "
+                         "(seeding is for final.system swiss or knockout)")
+    if contest.final.seeding == "ladder" and not contest.ladder.enabled:
+        raise ArenaError(f"{where}: final.seeding is 'ladder', but the ladder is off (ladder.enabled = false)")
     return contest
 
 
@@ -214,11 +228,11 @@ class _Table:
         for item in fields(kind):
             default = item.default
             value = self._get(item.name, default)
-            values[item.name] = self._typed(item.name, value, default, item.type)
+            values[item.name] = self._typed(item.name, value, default, item.type, item.metadata.get("least", 1))
         self.done()
         return kind(**values)
 
-    def _typed(self, key: str, value: Any, default: Any, declared: Any) -> Any:
+    def _typed(self, key: str, value: Any, default: Any, declared: Any, least: int) -> Any:
         if value is default:
             return value
         declared = str(declared)
@@ -235,8 +249,8 @@ class _Table:
                 raise self._bad(key, value, "a number above 0")
             return float(value)
         if declared.startswith("int"):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise self._bad(key, value, "a whole number of at least 1")
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise self._bad(key, value, f"a whole number of at least {least}")
             return value
         if not isinstance(value, str):
             raise self._bad(key, value, "a string")
@@ -286,8 +300,10 @@ per_day = {Submissions.per_day}
 # The final testing: arena run of every contestant's entry on boards/final, with --system (round-robin,
 # swiss, gauntlet, knockout); rounds for swiss, challengers (contestants' names) for gauntlet;
 # cluster: a Dask scheduler's address to play it on (arena run --cluster), "" for this machine.
+# seeding (swiss and knockout): "given" (the entries by name), or "ladder" (by the ladder's standings).
 system = "round-robin"
 cluster = ""
+seeding = "given"
 
 [ladder]
 # Rated games among the entries during the round, on the runner's time the checks leave (checks go first):
@@ -295,11 +311,15 @@ cluster = ""
 # the limits above; "games" is how many the runner plays before it looks at its queue again. visible: every
 # contestant sees the standings (false: each sees only their own entry's line). pause_after: an entry that
 # faults in each of its last this many ladder games is paused until its author submits another.
+# After the deadline it plays on until the intervals of its first settle_places places are separated and
+# every entry is rated as surely as its neighbours, or until settle_games more games (0: it stops then).
 enabled = false
 boards = []
 games = {Ladder.games}
 visible = true
 pause_after = {Ladder.pause_after}
+settle_places = {Ladder.settle_places}
+settle_games = {Ladder.settle_games}
 '''
 
 

@@ -29,6 +29,12 @@ carry about an entry), cheap enough to compute before every pick; the standings 
 
 **Pausing**: an entry whose bot faulted in each of its last ``pause_after`` games is paused
 (``paused``): it plays no more until its author submits another.
+
+**After the deadline** no entry changes, and the ladder plays on until its standings are settled
+(``unsettled``): every entry that plays is rated as surely as its neighbours in the table (its
+interval at most ``AS_SURE`` times as wide as theirs, so that a late submission is not left with a
+wide one), and the places the organiser cares about are separated (the intervals of places k and
+k + 1 do not overlap, for each k up to that many places); or until a stated number of games.
 """
 
 from __future__ import annotations
@@ -36,8 +42,9 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from arena import stats
 
@@ -49,6 +56,8 @@ FAR = 0.1
 NEIGHBOURS = 2
 #: An entry's last opponents whose side (above or below it) decides which side it meets next.
 SIDES = 4
+#: After the deadline: how many times as wide as its neighbours' an entry's interval may be, settled.
+AS_SURE = 1.5
 
 
 @dataclass(frozen=True)
@@ -173,6 +182,32 @@ def paused(games: Sequence[Game], after: int) -> dict[int, list[str]]:
                 del last[entry][0]
     return {entry: [game.verdict or "fault" for game in mine] for entry, mine in last.items()
             if len(mine) == after and all(game.fault == entry for game in mine)}
+
+
+def unsettled(lines: Sequence[Mapping[str, Any]], places: int) -> str:
+    """Why the standings ``lines`` (a snapshot's: best first, then those not rated, elo None) are not
+    settled yet, in words; "" once they are.  Paused entries play no more, so that no game could settle
+    them: they are left out (the places counted are those of the entries that play)."""
+    waiting = [line["entry"] for line in lines if line["elo"] is None and not line["paused"]]
+    if waiting:
+        return f"entry #{waiting[0]} has no rating yet" + (f" (and {len(waiting) - 1} more)" if len(waiting) > 1
+                                                            else "")
+    rated = [line for line in lines if line["elo"] is not None]
+    widths = [line["high"] - line["low"] for line in rated]
+    for at, line in enumerate(rated):
+        near = sorted(widths[k] for k in range(max(0, at - NEIGHBOURS), min(len(rated), at + NEIGHBOURS + 1))
+                      if k != at and not rated[k]["paused"])
+        if line["paused"] or not near:
+            continue
+        reference = near[len(near) // 2]
+        if widths[at] > AS_SURE * reference:
+            return (f"entry #{line['entry']} is rated less surely than its neighbours (its interval is "
+                    f"{widths[at]:.0f} Elo wide, theirs {reference:.0f})")
+    playing = [line for line in rated if not line["paused"]]
+    for k in range(min(places, len(playing) - 1)):
+        if playing[k]["low"] <= playing[k + 1]["high"]:
+            return f"places {k + 1} and {k + 2} are not separated yet (their intervals overlap)"
+    return ""
 
 
 def plan(entries: Sequence[int], games: Sequence[Game], boards: Sequence[str], count: int,

@@ -56,10 +56,11 @@ def context(user) -> dict[str, Any]:
     if visible != "all":
         rows = [row for row in rows if row.mine]
     shown = {row.entry for row in rows}
-    return {"visible": visible, "rows": rows, "snapshot": snapshot, "version": shared["version"], "prior": ladder.PRIOR,
+    return {"visible": visible, "rows": rows, "snapshot": snapshot, "version": shared["version"],
+            "prior": ladder.PRIOR, "as_sure": ladder.AS_SURE,
             "rated": sum(1 for row in shared["rows"] if row.rank is not None),
             "plot": plot(shared["series"], shown, {row.entry for row in rows if row.mine}, shared),
-            "own_games": own_games(user) if user.is_authenticated else [],
+            "own_games": own_games(user) if user.is_authenticated else [], "settle": after_deadline(),
             "paused": [_pause_notice(row, can.contest().ladder.pause_after) for row in rows if row.mine and row.paused]}
 
 
@@ -92,6 +93,27 @@ def _shared(snapshot: LadderSnapshot | None) -> dict[str, Any]:
     _CACHE.update(version=version, rows=rows, series=series,
                   span=(history[0].taken, history[-1].taken) if history else None)
     return _CACHE
+
+
+def after_deadline() -> str:
+    """What the ladder does once the round is closed, in words ("" while it is open): it plays on until
+    its standings are settled (``ladder_runner.settling``), or it has stopped, and why."""
+    from arena.contest.ladder_runner import settling
+
+    phase = can.phase()
+    if phase == can.OPEN:
+        return ""
+    settings = can.contest().ladder
+    played = LadderGame.objects.filter(finished__gt=can.deadline()).count()
+    why = settling(settings)
+    since = f"{played} game{'s' * (played != 1)} played since the deadline"
+    if phase == can.CLOSED and why:
+        return (f"The round is closed; the ladder plays on until its standings are settled (the first "
+                f"{settings.settle_places} places separated, every entry rated as surely as its neighbours), or "
+                f"for {settings.settle_games} games: {since}. Not yet: {why}.")
+    stopped = ("it played its games after the deadline" if played >= settings.settle_games
+               else "its standings are settled" if not why else "the final started")
+    return f"The round is closed and the ladder has stopped: {stopped} ({since}). These are its final standings."
 
 
 def _pause_notice(row: Row, after: int) -> str:

@@ -79,10 +79,14 @@ class LadderPlayer:
 
     # -- playing
     def turn(self) -> bool:
-        """Play the ladder's next pairs if it is on and the round open; False if nothing was played."""
+        """Play the ladder's next pairs if it is on and the round open, or closed and the standings not
+        settled yet (``settling``); False if nothing was played."""
         from arena.contest import permissions as can
 
-        if not self.settings.enabled or time.monotonic() < self.resting_until or can.phase() != can.OPEN:
+        if not self.settings.enabled or time.monotonic() < self.resting_until:
+            return False
+        phase = can.phase()
+        if phase != can.OPEN and (phase != can.CLOSED or not settling(self.settings)):
             return False
         self._start_rater()
         try:
@@ -204,6 +208,20 @@ class LadderPlayer:
         log.info("runner: the ladder's standings of %d entries fitted in %.1f s", len(lines),
                  time.monotonic() - started)
         return now
+
+
+def settling(settings) -> str:
+    """Why the ladder plays on after the deadline ("" once it stops): its standings are not settled
+    (``ladder.unsettled``, of the latest fit) and fewer than ``settle_games`` games were played since."""
+    from arena.contest import ladder
+    from arena.contest import permissions as can
+    from arena.contest.models import LadderGame, LadderSnapshot
+
+    after = LadderGame.objects.filter(finished__gt=can.deadline()).count()
+    if after >= settings.settle_games:
+        return ""
+    snapshot = LadderSnapshot.latest()
+    return ladder.unsettled(snapshot.lines, settings.settle_places) if snapshot else "no standings yet"
 
 
 def _result(record: dict[str, Any], seats: tuple[int, int]) -> dict[str, Any]:

@@ -206,7 +206,7 @@ class ContestRunner:
         entries = self.entries()
         if len(entries) < 2:
             raise ArenaError(f"the final needs at least two entries; there are {len(entries)}")
-        argv = self.final_command(entries, cluster=(job.options or {}).get("cluster", ""))
+        argv = self.final_command(entries, cluster=(job.options or {}).get("cluster", ""), seeding=self.seeding())
         folder = games.final_folder(self.folder)
         folder.parent.mkdir(parents=True, exist_ok=True)
         with open(folder.parent / "final.log", "ab") as output:
@@ -241,9 +241,35 @@ class ContestRunner:
         os.replace(building, folder)
         return sorted(folder.iterdir())
 
-    def final_command(self, entries: list[Path], cluster: str = "") -> list[str]:
+    def seeding(self) -> Path | None:
+        """With ``final.seeding = "ladder"``, the final's seeding file (``arena run --seeding``): the
+        authors of the ladder's rated entries, best first, as its latest standings have them; made once,
+        at the final's first start, so that a resumed final is seeded as it began.  (Entries without a
+        rating come after, by name.)"""
+        from arena.contest import site
+        from arena.contest.models import LadderSnapshot, Submission
+
+        if self.contest.final.seeding != "ladder":
+            return None
+        path = self.folder / site.RESULTS / "seeding.txt"
+        if path.exists():
+            return path
+        snapshot = LadderSnapshot.latest()
+        lines = [line for line in (snapshot.lines if snapshot else []) if line["elo"] is not None]
+        entries = Submission.objects.select_related("author").in_bulk([line["entry"] for line in lines])
+        names = [entries[line["entry"]].author.username for line in lines if line["entry"] in entries]
+        head = (f"# The final's seeds: the ladder's standings after {snapshot.games} games "
+                f"({snapshot.taken.isoformat(timespec='seconds')}), best first.\n" if snapshot else
+                "# The final's seeds: the ladder has no standings; the entries are seeded by name.\n")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        building = path.with_name(".seeding.txt")
+        building.write_text(head + "".join(name + "\n" for name in names), encoding="utf-8")
+        os.replace(building, path)
+        return path
+
+    def final_command(self, entries: list[Path], cluster: str = "", seeding: Path | None = None) -> list[str]:
         """The final's ``arena run``: on ``cluster`` (the address it was started with), else the
-        configuration's, else on this machine."""
+        configuration's, else on this machine; seeded by the file ``seeding`` if given."""
         final, limits = self.contest.final, self.contest.limits
         cluster = cluster or final.cluster
         argv = [sys.executable, "-m", "arena.cli", "run", "--game", self.contest.game,
@@ -262,6 +288,8 @@ class ContestRunner:
             argv += ["--jobs", str(final.jobs)]
         if cluster:
             argv += ["--cluster", cluster]
+        if seeding is not None:
+            argv += ["--seeding", str(seeding)]
         return argv
 
 

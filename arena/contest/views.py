@@ -394,7 +394,14 @@ def organiser(request: HttpRequest) -> HttpResponse:
                  jobs=Job.objects.select_related("submission")[:50],
                  queued=Job.objects.filter(state=JobState.QUEUED).count(),
                  invitations=Invitation.objects.filter(used_by=None).order_by("-id")[:20],
-                 releases=Release.choices, runner_alive=_runner_alive(state), final=can.final_job())
+                 releases=Release.choices, runner_alive=_runner_alive(state), final=can.final_job(),
+                 ladder_settle=_ladder_settle())
+
+
+def _ladder_settle() -> str:
+    from arena.contest import ladder_pages
+
+    return ladder_pages.after_deadline() if can.contest().ladder.enabled else ""
 
 
 def _runner_alive(state: ContestState) -> bool:
@@ -439,8 +446,9 @@ def _act(request: HttpRequest, action: str, state: ContestState) -> str:
         state.save(update_fields=["deadline", "closed"])
         return f"The deadline is now {state.deadline.isoformat()}."
     if action == "close":
-        state.closed = True
-        state.save(update_fields=["closed"])
+        # (the round ends now: the deadline moves here, and the ladder's games after it count from now)
+        state.deadline, state.closed = min(can.deadline(state), timezone.now()), True
+        state.save(update_fields=["deadline", "closed"])
         return "Submissions are closed."
     if action == "final":
         from arena.contest.games import start_final
