@@ -69,7 +69,8 @@ def test_a_whole_contest_in_the_browser(contest, browser, tmp_path):
         page.click("text=Submit")
         page.wait_for_selector("#status")
         deadline = time.monotonic() + 120
-        while re.search("queued|compiling|checking", page.inner_text("#status")):  # (the page reloads itself meanwhile)
+        # (the page reloads itself meanwhile)
+        while re.search("queued|compiling|checking", page.inner_text("#status")):
             assert time.monotonic() < deadline
             time.sleep(0.5)
         assert "accepted" in page.inner_text("#status"), page.inner_text("main")
@@ -142,6 +143,41 @@ def test_the_ladder_page_follows_the_games_as_they_are_recorded(browser, tmp_pat
         shots.mkdir(parents=True, exist_ok=True)
         _shoot(page, "ladder", shots)
         assert page.evaluate("window.notReloaded === true")
+        assert not errors, errors
+        # jon compares two of his submissions with an SPRT, asked for on the page, and watches its line grow
+        jon = browser.new_context(viewport=SIZES["wide"]).new_page()
+        jon.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        jon.goto(site.base + "/login/")
+        jon.fill("input[name=username]", "jon")
+        jon.fill("input[name=password]", "contestant-password-1")
+        jon.click("button[type=submit]")
+        jon.set_input_files("input[type=file]", str(ROOT / "bots" / "random.py"))
+        jon.click("form.upload button[type=submit]")
+        deadline = time.monotonic() + 120
+        while jon.goto(site.base + "/") and jon.locator("#submissions .status-accepted").count() < 2:
+            assert time.monotonic() < deadline, jon.inner_text("#submissions")
+            time.sleep(1)
+        jon.click("text=Challenges")
+        _shoot(jon, "challenges", shots)
+        jon.select_option("#ask-sprt select[name=a]",
+                          label=jon.inner_text("#ask-sprt select[name=a] option >> nth=1"))
+        jon.select_option("#ask-sprt select[name=b]",
+                          label=jon.inner_text("#ask-sprt select[name=b] option >> nth=0"))
+        jon.fill("#ask-sprt input[name=elo1]", "20")
+        jon.click("#ask-sprt button[type=submit]")
+        jon.wait_for_url(re.compile(r".*/challenges/\d+/$"))
+        jon.evaluate("window.notReloaded = true")
+        jon.wait_for_function("() => document.querySelector('#sprt-plot') && "
+                              "Number(document.querySelector('#sprt-plot').dataset.points) >= 1",
+                              timeout=120_000)
+        seen = jon.get_attribute("#sprt-plot", "data-points")
+        jon.wait_for_function("seen => { const p = document.querySelector('#sprt-plot'); return p && "
+                              "(p.dataset.points !== seen "
+                              "|| /done/.test(document.querySelector('#challenge-state').innerText)); }",
+                              arg=seen, timeout=120_000)
+        jon.wait_for_selector("#verdict", timeout=240_000)
+        assert "H1 accepted" in jon.inner_text("#verdict") and jon.evaluate("window.notReloaded === true")
+        _shoot(jon, "challenge-sprt", shots)
         assert not errors, errors
     finally:
         site.stop()

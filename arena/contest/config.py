@@ -70,12 +70,18 @@ class Ladder:
     enabled: bool = False
     boards: tuple[str, ...] = ()  # board files or folders, under the contest folder; () is boards/sample
     games: int = 2  # ladder games the runner plays each time it finds no check queued (a pair: both seats)
-    visible: bool = True  # the standings shown to every contestant during the round (else each sees their own)
+    # the standings shown to every contestant during the round (else each sees their own)
+    visible: bool = True
     pause_after: int = 6  # an entry that faults in each of its last this many ladder games is paused
     # After the deadline the ladder plays on until the intervals of its first settle_places places are
     # separated and every entry is rated as surely as its neighbours, or settle_games games (0: it stops).
     settle_places: int = 3
     settle_games: int = field(default=2000, metadata={"least": 0})
+    # Challenges (unrated, on the same spare time): a contestant's entry against another's or a house bot, for
+    # at most challenge_pairs pairs, or an SPRT between two of their own submissions, for at most sprt_pairs.
+    challenges_per_hour: int = field(default=4, metadata={"least": 0})
+    challenge_pairs: int = 10
+    sprt_pairs: int = 200
 
 
 @dataclass(frozen=True)
@@ -156,17 +162,20 @@ def parse(data: dict[str, Any], folder: Path, where: str) -> Contest:
     top.done()
     for given in contest.ladder.boards:
         if Path(given).is_absolute() or ".." in Path(given).parts:
-            raise ArenaError(f"{where}: ladder.boards has {given!r}; expected a path under the contest folder")
+            raise ArenaError(f"{where}: ladder.boards has {given!r}; expected a path under the contest "
+                             "folder")
     if contest.final.system not in SYSTEMS:
-        raise ArenaError(f"{where}: final.system is {contest.final.system!r}; expected one of {', '.join(SYSTEMS)}")
+        raise ArenaError(f"{where}: final.system is {contest.final.system!r}; expected one of "
+                         f"{', '.join(SYSTEMS)}")
     if contest.final.seeding not in SEEDINGS:
         raise ArenaError(f"{where}: final.seeding is {contest.final.seeding!r}; expected one of "
                          f"{', '.join(SEEDINGS)}")
     if contest.final.seeding == "ladder" and contest.final.system not in ("swiss", "knockout"):
-        raise ArenaError(f"{where}: final.seeding is 'ladder', but a {contest.final.system} final is not seeded "
-                         "(seeding is for final.system swiss or knockout)")
+        raise ArenaError(f"{where}: final.seeding is 'ladder', but a {contest.final.system} final is not "
+                         "seeded (seeding is for final.system swiss or knockout)")
     if contest.final.seeding == "ladder" and not contest.ladder.enabled:
-        raise ArenaError(f"{where}: final.seeding is 'ladder', but the ladder is off (ladder.enabled = false)")
+        raise ArenaError(f"{where}: final.seeding is 'ladder', but the ladder is off (ladder.enabled = "
+                         "false)")
     return contest
 
 
@@ -176,7 +185,8 @@ class _Table:
     def __init__(self, data: Any, where: str, prefix: str):
         if not isinstance(data, dict):
             raise ArenaError(f"{where}: {prefix.rstrip('.') or 'the file'} must be a table, got {data!r}")
-        self.data, self.where, self.prefix, self.taken = data, where, prefix, set()
+        self.data, self.where, self.prefix = data, where, prefix
+        self.taken: set[str] = set()
 
     def _get(self, key: str, default: Any) -> Any:
         self.taken.add(key)
@@ -228,7 +238,8 @@ class _Table:
         for item in fields(kind):
             default = item.default
             value = self._get(item.name, default)
-            values[item.name] = self._typed(item.name, value, default, item.type, item.metadata.get("least", 1))
+            values[item.name] = self._typed(item.name, value, default, item.type,
+                                            item.metadata.get("least", 1))
         self.done()
         return kind(**values)
 
@@ -320,6 +331,12 @@ visible = true
 pause_after = {Ladder.pause_after}
 settle_places = {Ladder.settle_places}
 settle_games = {Ladder.settle_games}
+# Challenges (unrated, on the same spare time): a contestant may ask for challenges_per_hour an hour (0: none),
+# their entry against another's or a house bot for at most challenge_pairs pairs, or an SPRT between two of
+# their own submissions (arena match --sprt) for at most sprt_pairs pairs. Each sees only their own.
+challenges_per_hour = {Ladder.challenges_per_hour}
+challenge_pairs = {Ladder.challenge_pairs}
+sprt_pairs = {Ladder.sprt_pairs}
 '''
 
 

@@ -326,3 +326,80 @@ class LadderSnapshot(models.Model):
     @classmethod
     def latest(cls) -> LadderSnapshot | None:
         return cls.objects.order_by("-taken", "-id").first()
+
+
+class ChallengeKind(models.TextChoices):
+    MATCH = "match", "match"
+    """The challenger's entry against another contestant's entry or a house bot, a stated number of pairs."""
+    SPRT = "sprt", "SPRT"
+    """Two of the challenger's own submissions, until the SPRT decides (or its most pairs)."""
+
+
+class ChallengeState(models.TextChoices):
+    QUEUED = "queued", "queued"
+    """Waiting for the runner's spare time (after the checks)."""
+    PLAYING = "playing", "playing"
+    """Some pairs played; more to come."""
+    DONE = "done", "done"
+    """Played out, or decided (``result``)."""
+    FAILED = "failed", "failed"
+    """A bot could not be prepared, or the round closed first (``error``)."""
+
+
+class Challenge(models.Model):
+    """Games a contestant asked for (arena.contest.challenges): unrated, seen by them and the organiser.
+    A pair is one of the ladder's boards played twice, the seats swapped; ``counts`` are the pairs'
+    pentanomial counts from ``mine``'s side, as ``arena match`` counts them."""
+
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges")
+    """Who asked for it."""
+    kind = models.CharField(max_length=8, choices=ChallengeKind.choices)
+    mine = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="+")
+    """The challenger's submission (an SPRT's A: the candidate)."""
+    opponent = models.ForeignKey(Submission, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    """The other submission: another contestant's entry, or (an SPRT's B) another of the challenger's own."""
+    house = models.CharField(max_length=255, blank=True, default="")
+    """Or a house bot, by its name under house/."""
+    pairs = models.PositiveIntegerField()
+    """Pairs to play (a match), or at most (an SPRT)."""
+    sprt = models.JSONField(null=True, blank=True)
+    """An SPRT's bounds: {"elo0", "elo1", "alpha", "beta"}."""
+    state = models.CharField(max_length=8, choices=ChallengeState.choices, default=ChallengeState.QUEUED,
+                             db_index=True)
+    counts = models.JSONField(default=list)
+    """Pentanomial counts of the pairs played so far: how many pairs ``mine`` scored 0, 1/2, ..., 2 in."""
+    line = models.JSONField(default=list)
+    """An SPRT's log-likelihood ratio after each pair: [pairs, llr]."""
+    result = models.CharField(max_length=16, blank=True, default="")
+    """When done: "H1" or "H0" (an SPRT decided), "max-pairs" (it did not), or "played" (a match)."""
+    error = models.TextField(blank=True, default="")
+    """Why it failed."""
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+    served = models.DateTimeField(null=True, blank=True)
+    """When its last pair was played (the runner serves the challenge it served least lately)."""
+
+    class Meta:
+        ordering = ("-id",)
+
+    def __str__(self) -> str:
+        return f"challenge #{self.pk} ({self.kind}, {self.state})"
+
+
+class ChallengeGame(models.Model):
+    """One game of a challenge, with its record (the replay is drawn from it)."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="games")
+    pair = models.PositiveIntegerField()
+    """Its pair's number within the challenge, from 1."""
+    board = models.CharField(max_length=255)
+    mine_first = models.BooleanField()
+    """Whether the challenger's submission had the first seat."""
+    score = models.FloatField()
+    """The challenger's score: 1 a win, 0.5 a draw, 0 a loss."""
+    verdict = models.CharField(max_length=32, blank=True, default="")
+    """A fault's verdict, if a bot faulted."""
+    record = models.JSONField()
+    finished = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("pair", "id")

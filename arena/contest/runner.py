@@ -1,7 +1,7 @@
 """The contest's runner: the one process that runs bots.  The web processes write jobs; the runner
 takes them one at a time (checks before the final), runs them with the arena's own pieces and writes
-each job's effect in the transaction that marks it done; when none waits, it plays the ladder's next
-games (``ladder_runner``).
+each job's effect in the transaction that marks it done; when none waits, it plays a pair of the
+challenges contestants asked for (``challenges``) and the ladder's next games (``ladder_runner``).
 
 A check unpacks the upload (``uploads.unpack``) and runs ``arena.check.check`` in the sandbox with the
 contest's limits: the same code and the same limits as ``arena check --contest`` on a laptop.  The
@@ -51,9 +51,11 @@ class ContestRunner:
         self._sandbox = None
         self._house = None
         self.stopping = threading.Event()
+        from arena.contest.challenges import ChallengePlayer
         from arena.contest.ladder_runner import LadderPlayer
 
         self.ladder = LadderPlayer(self)
+        self.challenges = ChallengePlayer(self)
 
     # -- what every check shares, made at the first check
     @property
@@ -93,7 +95,7 @@ class ContestRunner:
     def serve(self) -> None:
         from django.db import close_old_connections
 
-        from arena.contest.models import Job
+        from arena.contest.models import Job, JobState
 
         found = Job.objects.requeue_abandoned()
         if found:
@@ -104,7 +106,11 @@ class ContestRunner:
             close_old_connections()
             job = Job.objects.claim(self.holder)
             if job is None:
-                if not self.ladder.turn():  # (the ladder plays only when no job waits)
+                # (only when no job waits: a challenge's pair, then the ladder's, unless a check came meanwhile)
+                played = self.challenges.turn()
+                if not Job.objects.filter(state=JobState.QUEUED).exists():
+                    played = self.ladder.turn() or played
+                if not played:
                     self.stopping.wait(IDLE)
                 continue
             self.run(job)

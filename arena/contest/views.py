@@ -353,6 +353,63 @@ def ladder_game(request: HttpRequest, number: int) -> HttpResponse:
     return _replay_or_why(request, game.record, back="/ladder/")
 
 
+# ------------------------------------------------------------------------------------------ challenges
+@login_required
+def challenges(request: HttpRequest) -> HttpResponse:
+    """A contestant's challenges and the forms that ask for one (arena.contest.challenges)."""
+    from arena.contest import challenges as ch
+    from arena.contest.models import Challenge
+
+    ladder = can.contest().ladder
+    if not ladder.enabled or not ladder.challenges_per_hour:
+        return _page(request, "message.html", status=404, title="Challenges", text="This contest has no challenges.")
+    if request.method == "POST":
+        fields = ("kind", "opponent", "a", "b", "pairs", "elo0", "elo1")
+        try:
+            made = ch.ask(request.user, **{name: request.POST.get(name, "")[:100] for name in fields})
+        except ch.Refused as exc:
+            messages.error(request, str(exc))
+            return redirect("challenges")
+        return redirect("challenge", made.pk)
+    own = Submission.objects.filter(author=request.user, status=Status.ACCEPTED).order_by("-id")
+    return _page(request, "challenges.html", challenges=Challenge.objects.filter(author=request.user)
+                 .select_related("mine", "opponent__author")[:50], opponents=ch.opponents(request.user), own=own,
+                 settings=ladder, mine_name=ch.mine_name, opponent_name=ch.opponent_name)
+
+
+def challenge(request: HttpRequest, number: int) -> HttpResponse:
+    from arena.contest import challenges as ch
+
+    return _page(request, "challenge.html", **ch.context(ch.challenge_for(request.user, number)))
+
+
+@require_GET
+def challenge_data(request: HttpRequest, number: int) -> HttpResponse:
+    """A challenge page's live part, for its script (as the ladder's: ``?since=`` the version it has)."""
+    from django.template.loader import render_to_string
+
+    from arena.contest import challenges as ch
+
+    try:
+        found = ch.context(ch.challenge_for(request.user, number))
+    except Http404:
+        return JsonResponse({"error": "no such challenge"}, status=404)
+    answer = {"version": found["version"], "pairs": found["pairs"], "state": found["challenge"].state}
+    if request.GET.get("since") != found["version"]:
+        answer["html"] = render_to_string("contest/challenge_live.html", found, request=request)
+    return JsonResponse(answer)
+
+
+def challenge_game(request: HttpRequest, number: int, game: int) -> HttpResponse:
+    """The replay of a challenge's game: its challenger's and the organiser's."""
+    from arena.contest import challenges as ch
+
+    found = ch.challenge_for(request.user, number).games.filter(pk=game).first()
+    if found is None:
+        raise Http404("no such game")
+    return _replay_or_why(request, found.record, back=f"/challenges/{number}/")
+
+
 # ------------------------------------------------------------------------------------------ results
 def results(request: HttpRequest) -> HttpResponse:
     visible = can.results_visible(request.user)

@@ -1,8 +1,9 @@
-// The ladder page's live part: every few seconds it asks the site whether the standings changed and,
-// when they did, puts the new ones (rendered and escaped by the site) in place of the old.
+// A page's live part (the ladder's standings, a challenge's games and its SPRT line): every few seconds it
+// asks the site (the element's data-source) whether its version changed and, when it did, puts the new
+// part (rendered and escaped by the site) in place of the old.
 (function () {
   "use strict";
-  var box = document.getElementById("ladder");
+  var box = document.querySelector("[data-live]");
   if (!box || !window.fetch) {
     return;
   }
