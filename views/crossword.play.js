@@ -112,6 +112,7 @@
       play.cells(0).forEach((sq) => {
         const k = Number(sq.dataset.i), c = sq.firstChild;
         c.classList.toggle('picked', mine && k === cursor);
+        c.classList.toggle('cursor', mine && k === cursor);  // (its arrow: crossword.css)
         c.dataset.way = mine && k === cursor ? WAYS[way][2] : '';
         if (mine && letters.has(k)) {
           c.textContent = letters.get(k);
