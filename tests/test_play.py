@@ -41,7 +41,8 @@ class Played:
         env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
         self.process = subprocess.Popen([sys.executable, "-m", "arena.cli", "play", *args, "--results",
                                          str(tmp / "results"), "--name", "played", "--no-browser"],
-                                        cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                                        cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        env=env)
         line = self.process.stdout.readline()
         assert line.startswith("play at http://127.0.0.1:"), line + self.process.stderr.read()
         self.address = line.split()[-1]
@@ -51,6 +52,17 @@ class Played:
         out, err = self.process.communicate(timeout=60)
         assert self.process.returncode == 0, err
         return out
+
+    def record(self) -> dict[str, Any]:
+        """The one record of the game, once the command has ended."""
+        self.end()
+        (record,) = Store(self.folder).records()
+        return record
+
+
+def _outcome(end: Any) -> dict[str, Any]:
+    """A referee's ``Outcome`` as a record keeps it."""
+    return {"winner": end.winner, "score": end.score, "reason": end.reason}
 
 
 @pytest.fixture
@@ -67,7 +79,8 @@ def _keys(page: Any) -> list[str]:
 
 
 def _turn(page: Any, *wanted: str) -> str:
-    page.wait_for_function(f"{list(wanted)}.includes(document.getElementById('turn').dataset.turn)", timeout=30000)
+    page.wait_for_function(f"{list(wanted)}.includes(document.getElementById('turn').dataset.turn)",
+                           timeout=30000)
     return page.get_attribute("#turn", "data-turn")
 
 
@@ -127,16 +140,19 @@ def test_a_person_plays_paint_against_a_sandboxed_bot(tmp_path: Path, browser: A
     out = played.end()
     (record,) = Store(played.folder).records()
     assert record["seats"] == ["human", "random"] and "recorded in" in out
-    assert sum(1 for m in record["moves"] if m["seat"] == 0) == mine and all(m["verdict"] == "ok" for m in record["moves"])
+    assert sum(1 for m in record["moves"] if m["seat"] == 0) == mine \
+        and all(m["verdict"] == "ok" for m in record["moves"])
     end = referee.outcome(state)
-    assert record["outcome"] == {"winner": end.winner, "score": end.score, "reason": end.reason}
-    assert replay.load(Store(played.folder), record).steps[-1].state == state  # it replays through the referee
-    shown = subprocess.run([sys.executable, "-m", "arena.cli", "show", str(played.folder)], capture_output=True,
-                           text=True, check=False)
+    assert record["outcome"] == _outcome(end)
+    # it replays through the referee
+    assert replay.load(Store(played.folder), record).steps[-1].state == state
+    shown = subprocess.run([sys.executable, "-m", "arena.cli", "show", str(played.folder)],
+                           capture_output=True, text=True, check=False)
     assert shown.returncode == 0 and "human" in shown.stdout
 
 
-def test_a_person_plays_threes_and_the_plan_is_saved_as_it_goes(tmp_path: Path, browser: Any, shots: Path) -> None:
+def test_a_person_plays_threes_and_the_plan_is_saved_as_it_goes(tmp_path: Path, browser: Any,
+                                                                shots: Path) -> None:
     board, plan = ROOT / "boards/threes/board1.in", tmp_path / "game.out"
     played = Played(tmp_path, "threes", "--board", str(board), "--out", str(plan))
     referee = games.referee("threes")
@@ -149,7 +165,8 @@ def test_a_person_plays_threes_and_the_plan_is_saved_as_it_goes(tmp_path: Path, 
     for key in ("ArrowUp", "d", "S", "ArrowRight", "a", "Backspace"):
         count = page.evaluate("arenaPlay.plan().trim().length")
         page.keyboard.press(key)
-        page.wait_for_function(f"arenaPlay.plan().trim().length === {count + (-1 if key == 'Backspace' else 1)}")
+        page.wait_for_function("arenaPlay.plan().trim().length === "
+                               f"{count + (-1 if key == 'Backspace' else 1)}")
         saved.append(plan.read_text())
     assert saved == ["W\n", "WD\n", "WDS\n", "WDSD\n", "WDSDA\n", "WDSD\n"]
     assert page.evaluate("window.arenaPlay.frame().label").startswith("move 4 of 4: D")
@@ -165,8 +182,7 @@ def test_a_person_plays_threes_and_the_plan_is_saved_as_it_goes(tmp_path: Path, 
     assert _turn(page, "over") == "over"
     _shoot(page, shots, "threes-over")
     assert errors == []
-    played.end()
-    (record,) = Store(played.folder).records()
+    record = played.record()
     state = referee.load(board.read_text())
     end = referee.outcome(referee.apply(state, referee.parse(state, plan.read_text())))
     assert record["seats"] == ["human"] and record["moves"][0]["output"] == "WDSD\n"
@@ -183,9 +199,11 @@ def _column(state: Any, move: Any) -> str:
 
 @pytest.mark.parametrize(("game", "board", "bot", "refused"), [
     ("tictactoe3d", "boards/tictactoe3d/board1.in", "bots/tictactoe3d/random.py", "9 9\n"),
-    ("connect4", "games/connect4/connect4/boards/board1.in", "games/connect4/connect4/bots/random.py", "99\n")])
-def test_a_person_drops_into_columns_against_a_sandboxed_bot(tmp_path: Path, browser: Any, shots: Path, game: str,
-                                                              board: str, bot: str, refused: str) -> None:
+    ("connect4", "games/connect4/connect4/boards/board1.in", "games/connect4/connect4/bots/random.py",
+     "99\n")])
+def test_a_person_drops_into_columns_against_a_sandboxed_bot(tmp_path: Path, browser: Any, shots: Path,
+                                                             game: str, board: str, bot: str,
+                                                             refused: str) -> None:
     played = Played(tmp_path, game, "--board", str(ROOT / board), "--against", str(ROOT / bot), "--seat", "2")
     referee = games.referee(game)
     state = referee.load((ROOT / board).read_text())
@@ -202,7 +220,8 @@ def test_a_person_drops_into_columns_against_a_sandboxed_bot(tmp_path: Path, bro
                 page.fill("#text", refused)
                 page.click("#entry button")
                 page.wait_for_selector("#refused:not([hidden])")
-                assert page.text_content("#refused").startswith("refused: illegal: ") and _keys(page) == before
+                assert page.text_content("#refused").startswith("refused: illegal: ") \
+                    and _keys(page) == before
                 _shoot(page, shots, f"{game}-refused")
             move = referee.random_move(state, rng)
             page.click(_column(state, move))
@@ -215,11 +234,10 @@ def test_a_person_drops_into_columns_against_a_sandboxed_bot(tmp_path: Path, bro
     assert _turn(page, "over") == "over"
     _shoot(page, shots, f"{game}-over")
     assert errors == []
-    played.end()
-    (record,) = Store(played.folder).records()
+    record = played.record()
     end = referee.outcome(state)
     assert record["seats"] == ["random", "human"] and len(record["moves"]) == done
-    assert record["outcome"] == {"winner": end.winner, "score": end.score, "reason": end.reason}
+    assert record["outcome"] == _outcome(end)
 
 
 def test_a_person_swaps_match3_pieces_by_clicks_and_the_plan_is_saved_as_it_goes(tmp_path: Path, browser: Any,
@@ -266,7 +284,8 @@ def test_a_person_swaps_match3_pieces_by_clicks_and_the_plan_is_saved_as_it_goes
         game = Game.of(after(swaps))
         pairs = list(game.adjacent_pairs())
         valid = [p for p in pairs if game.swap_is_valid(*p)]
-        a, b = rng.choice(pairs if k == 2 or not valid else valid)  # the third: any pair (likely clearing nothing)
+        # the third: any pair (likely clearing nothing)
+        a, b = rng.choice(pairs if k == 2 or not valid else valid)
         if rng.random() < 0.5:
             a, b = b, a
         page.click(cell(a))
@@ -279,7 +298,8 @@ def test_a_person_swaps_match3_pieces_by_clicks_and_the_plan_is_saved_as_it_goes
         if k == 3:  # Backspace takes the last swap back, and the saved plan with it; then it is played again
             page.keyboard.press("Backspace")
             page.wait_for_function("text => arenaPlay.plan() === text", arg=Plan(tuple(swaps[:-1])).to_text())
-            assert plan.read_text() == Plan(tuple(swaps[:-1])).to_text() and _keys(page) == board_after(swaps[:-1])
+            assert plan.read_text() == Plan(tuple(swaps[:-1])).to_text() \
+                and _keys(page) == board_after(swaps[:-1])
             page.click(cell(a))
             page.click(cell(b))
             page.wait_for_function("text => arenaPlay.plan() === text", arg=expected, timeout=30000)
@@ -290,23 +310,23 @@ def test_a_person_swaps_match3_pieces_by_clicks_and_the_plan_is_saved_as_it_goes
     page.click(cell(0))
     page.click(cell(1))
     page.wait_for_selector("#refused:not([hidden])")
-    assert page.text_content("#refused").startswith("refused: bad-output: ") and f"q = {q}" in page.text_content(
-        "#refused")
+    assert page.text_content("#refused").startswith("refused: bad-output: ") \
+        and f"q = {q}" in page.text_content("#refused")
     assert _keys(page) == before and plan.read_text() == saved and picked() == []
-    page.click(cell(next(i for i, c in enumerate(after(swaps).colours) if c)))  # a piece picked, for the shots
+    # a piece picked, for the shots
+    page.click(cell(next(i for i, c in enumerate(after(swaps).colours) if c)))
     _shoot(page, shots, "match3-refused")
     page.keyboard.press("Escape")
     page.click("#finish")
     assert _turn(page, "over") == "over"
     _shoot(page, shots, "match3-over")
     assert errors == []
-    played.end()
-    (record,) = Store(played.folder).records()
+    record = played.record()
     end = referee.outcome(after(swaps))
     assert record["seats"] == ["human"] and record["moves"][0]["output"] == Plan(tuple(swaps)).to_text()
     assert record["outcome"]["score"] == end.score
-    shown = subprocess.run([sys.executable, "-m", "arena.cli", "show", str(played.folder)], capture_output=True,
-                           text=True, check=False)
+    shown = subprocess.run([sys.executable, "-m", "arena.cli", "show", str(played.folder)],
+                           capture_output=True, text=True, check=False)
     assert shown.returncode == 0 and "human" in shown.stdout
 
 
@@ -378,8 +398,8 @@ def test_a_person_types_crossword_actions_and_the_plan_is_saved_as_it_goes(tmp_p
                     break
                 claimed = page.input_value("#words")
                 page.click("#controls button:text('play')")
-                page.wait_for_function("old => arenaPlay.plan() || document.getElementById('words').value !== old",
-                                       arg=claimed, timeout=30000)
+                page.wait_for_function("old => arenaPlay.plan() || document.getElementById('words').value "
+                                       "!== old", arg=claimed, timeout=30000)
             (action,) = referee.parse(state, page.evaluate("arenaPlay.plan()")).actions
         else:
             _type_action(page, action)
@@ -403,10 +423,10 @@ def test_a_person_types_crossword_actions_and_the_plan_is_saved_as_it_goes(tmp_p
     page.click("#finish")
     assert _turn(page, "over") == "over"
     assert errors == []
-    played.end()
-    (record,) = Store(played.folder).records()
+    record = played.record()
     end = referee.outcome(referee.apply(state, referee.parse(state, plan.read_text())))
-    assert record["seats"] == ["human"] and record["moves"][0]["output"] == Plan(tuple(actions[:-1])).to_text()
+    assert record["seats"] == ["human"] \
+        and record["moves"][0]["output"] == Plan(tuple(actions[:-1])).to_text()
     assert record["outcome"]["score"] == end.score
 
 
@@ -434,7 +454,8 @@ def test_a_person_plays_crossword_pvp_against_a_sandboxed_bot_and_passes(tmp_pat
                 page.fill("#text", f"1\n1\n{full // 20} {full % 20} A\n0\n")
                 page.click("#entry button")
                 page.wait_for_selector("#refused:not([hidden])")
-                assert page.text_content("#refused").startswith("refused: illegal: ") and _keys(page) == before
+                assert page.text_content("#refused").startswith("refused: illegal: ") \
+                    and _keys(page) == before
             if mine < 2:
                 move = referee.parse(state, f"1\n{random_action(state, rng).to_text()}")
                 _type_action(page, move.actions[0])
@@ -453,16 +474,15 @@ def test_a_person_plays_crossword_pvp_against_a_sandboxed_bot_and_passes(tmp_pat
         done += 1
     assert _turn(page, "over") == "over"
     assert errors == []
-    played.end()
-    (record,) = Store(played.folder).records()
+    record = played.record()
     end = referee.outcome(state)
     assert record["seats"] == ["random", "human"] and len(record["moves"]) == done
-    assert record["outcome"] == {"winner": end.winner, "score": end.score, "reason": end.reason}
+    assert record["outcome"] == _outcome(end)
     assert replay.load(Store(played.folder), record).steps[-1].state == state
     # the played game is an ordinary record: show, replay and report read it, the human named as a seat
     for command in (["show"], ["replay"], ["report"]):
-        done_ = subprocess.run([sys.executable, "-m", "arena.cli", *command, str(played.folder)], capture_output=True,
-                               text=True, check=False)
+        done_ = subprocess.run([sys.executable, "-m", "arena.cli", *command, str(played.folder)],
+                               capture_output=True, text=True, check=False)
         assert done_.returncode == 0 and "human" in done_.stdout + done_.stderr, done_.stderr
     page.goto((played.folder / "report" / "index.html").as_uri())
     assert "human" in page.text_content("body") and errors == []

@@ -79,17 +79,16 @@ def ask(user, kind: str, opponent: str = "", a: str = "", b: str = "", pairs: st
         else:
             raise Refused("Choose another contestant who has an entry, or a house bot.")
     elif kind == ChallengeKind.SPRT:
-        numbers = {_whole(a, "submission A"), _whole(b, "submission B")}
-        own = Submission.objects.in_bulk(numbers)
-        if len(numbers) != 2 \
-                or any(s.author_id != user.pk or s.status != Status.ACCEPTED for s in own.values()) \
-                or len(own) != 2:
+        first, second = _whole(a, "submission A"), _whole(b, "submission B")
+        own = Submission.objects.in_bulk([first, second])
+        if first == second or len(own) != 2 \
+                or any(s.author_id != user.pk or s.status != Status.ACCEPTED for s in own.values()):
             raise Refused("An SPRT compares two different accepted submissions of your own.")
         try:
             sprt = stats.Sprt(elo0=float(elo0), elo1=float(elo1))
         except ValueError as exc:
             raise Refused(f"The SPRT's bounds: {exc}.") from None
-        found = {"kind": kind, "mine": own[_whole(a, "A")], "opponent": own[_whole(b, "B")], "pairs": count,
+        found = {"kind": kind, "mine": own[first], "opponent": own[second], "pairs": count,
                  "sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta}}
     else:
         raise Refused("A challenge is a match or an SPRT.")
@@ -126,7 +125,6 @@ class ChallengePlayer:
 
     def __init__(self, runner):
         self.runner = runner
-        self._house: dict[str, Any] = {}
 
     def turn(self) -> bool:
         """Play a pair of the next challenge; False if none waits (or the ladder is off)."""
@@ -157,6 +155,7 @@ class ChallengePlayer:
         from django.db import transaction
         from django.utils import timezone
 
+        from arena.contest.ladder_runner import first_score
         from arena.contest.models import Challenge, ChallengeGame, ChallengeState
         from arena.match import GameSpec, play
 
@@ -166,7 +165,7 @@ class ChallengePlayer:
                   ladder.bot(challenge.opponent_id, challenge.opponent.author.username))
         if mine is None or theirs is None:
             missing = challenge.mine_id if mine is None else challenge.opponent_id
-            why = ladder.broken.get(missing) or self._house.get(f"why:{challenge.house}", "")
+            why = ladder.broken.get(missing) or f"the house bot {challenge.house!r} is gone"
             Challenge.objects.filter(pk=challenge.pk).update(
                 state=ChallengeState.FAILED, error=f"A bot could not be prepared: {why}")
             return
@@ -178,9 +177,8 @@ class ChallengePlayer:
             seats = (mine, theirs) if mine_first else (theirs, mine)
             record = play(ladder.referee, GameSpec(board, seats), initial, self.runner.limits(),
                           workdir=self.runner.folder / "ladder", sandbox=self.runner.sandbox)
-            winner, fault = record["outcome"]["winner"], record.get("fault")
-            mine_seat = 0 if mine_first else 1
-            score = 0.5 if winner is None else float(winner == mine_seat)
+            fault = record.get("fault")
+            score = first_score(record) if mine_first else 1 - first_score(record)
             games.append((mine_first, score, fault["verdict"] if fault else "", record))
         counts = list(challenge.counts)
         counts[round(2 * (games[0][1] + games[1][1]))] += 1
@@ -204,24 +202,11 @@ class ChallengePlayer:
                  board.name)
 
     def _house_bot(self, name: str):
-        """A house bot, prepared once, named ``house-NAME``; None if it cannot be."""
+        """The house bot ``name``, as the runner prepared it for the checks, named ``house-NAME``."""
         import dataclasses
 
-        from arena.bots import Excluded
-        from arena.sandbox import prepare_bot_in
-
-        if name not in self._house:
-            path = next((p for p in self.runner.contest.house if p.name == name), None)
-            if path is None:
-                self._house[f"why:{name}"] = f"the house bot {name!r} is gone"
-                return None
-            prepared = prepare_bot_in(self.runner.sandbox, path, self.runner.folder / "ladder" / "bots",
-                                      self.runner.compilers)
-            if isinstance(prepared, Excluded):
-                self._house[f"why:{name}"] = prepared.reason
-                return None
-            self._house[name] = dataclasses.replace(prepared, name=f"house-{path.stem}")
-        return self._house[name]
+        bot = next((bot for bot in self.runner.house if bot.path.name == name), None)
+        return None if bot is None else dataclasses.replace(bot, name=f"house-{bot.name}")
 
 
 # ------------------------------------------------------------------------------------- the pages

@@ -98,14 +98,14 @@ def _shared(snapshot: LadderSnapshot | None) -> dict[str, Any]:
 def after_deadline() -> str:
     """What the ladder does once the round is closed, in words ("" while it is open): it plays on until
     its standings are settled (``ladder_runner.settling``), or it has stopped, and why."""
-    from arena.contest.ladder_runner import settling
+    from arena.contest import ladder_runner
 
     phase = can.phase()
     if phase == can.OPEN:
         return ""
     settings = can.contest().ladder
-    played = LadderGame.objects.filter(finished__gt=can.deadline()).count()
-    why = settling(settings)
+    played = ladder_runner.after_deadline()
+    why = ladder_runner.settling(settings, played)
     since = f"{played} game{'s' * (played != 1)} played since the deadline"
     if phase == can.CLOSED and why:
         return (f"The round is closed; the ladder plays on until its standings are settled (the first "

@@ -210,25 +210,37 @@ class LadderPlayer:
         return now
 
 
-def settling(settings) -> str:
-    """Why the ladder plays on after the deadline ("" once it stops): its standings are not settled
-    (``ladder.unsettled``, of the latest fit) and fewer than ``settle_games`` games were played since."""
-    from arena.contest import ladder
+def after_deadline() -> int:
+    """The ladder games recorded after the deadline."""
     from arena.contest import permissions as can
-    from arena.contest.models import LadderGame, LadderSnapshot
+    from arena.contest.models import LadderGame
 
-    after = LadderGame.objects.filter(finished__gt=can.deadline()).count()
-    if after >= settings.settle_games:
+    return LadderGame.objects.filter(finished__gt=can.deadline()).count()
+
+
+def settling(settings, played: int | None = None) -> str:
+    """Why the ladder plays on after the deadline ("" once it stops): its standings are not settled
+    (``ladder.unsettled``, of the latest fit) and fewer than ``settle_games`` games were played since
+    (``played``, if the caller counted them)."""
+    from arena.contest import ladder
+    from arena.contest.models import LadderSnapshot
+
+    if (after_deadline() if played is None else played) >= settings.settle_games:
         return ""
     snapshot = LadderSnapshot.latest()
     return ladder.unsettled(snapshot.lines, settings.settle_places) if snapshot else "no standings yet"
 
 
+def first_score(record: dict[str, Any]) -> float:
+    """The first seat's score in a two-player game's record: 1 a win, 1/2 a draw, 0 a loss."""
+    winner = record["outcome"]["winner"]
+    return 0.5 if winner is None else 1.0 - winner
+
+
 def _result(record: dict[str, Any], seats: tuple[int, int]) -> dict[str, Any]:
     """The fields of a ladder game that its record decides: the first seat's score, the fault."""
-    winner = record["outcome"]["winner"]
     fault = record.get("fault")
-    return {"score": 0.5 if winner is None else 1.0 - winner,
+    return {"score": first_score(record),
             "fault_id": seats[fault["seat"]] if fault else None, "verdict": fault["verdict"] if fault else ""}
 
 
